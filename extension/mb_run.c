@@ -1,0 +1,723 @@
+/*
+ * mb_run.c — bench_run(): the coordinator of one microbenchmark run.
+ *
+ * The calling backend validates the request, finds the sbtest tables,
+ * creates a dynamic shared memory segment for the run and starts one dynamic
+ * background worker per client (mb_worker.c).  It then drives the phases:
+ * setup (workers prepare statements), warm-up (events not counted), the
+ * measured window (progress NOTICEs every report_interval seconds), stop.
+ * Finally it merges the workers' counters and histograms and inserts the
+ * result into microbench.runs, returning that row.
+ *
+ * Stopping: whatever ends the caller's query — an error, a cancel, a
+ * terminate — detaches the segment, and the detach callback moves the run to
+ * the abort phase and asks the postmaster to terminate every worker, so no
+ * worker outlives a run.  A worker's own error is re-raised here with its
+ * SQLSTATE and text.  Only a finished run writes a row.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "mb_host.h"
+#include "mb_shared.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(bench_run);
+
+/* Longest run we accept: a week, far beyond any report's 930 s. */
+#define MB_MAX_SECONDS (7 * 24 * 3600.0)
+
+/* How long workers may take to connect and prepare before we give up. */
+#define MB_SETUP_TIMEOUT_US (30 * INT64CONST(1000000))
+
+/* The coordinator's view of a run in progress. */
+typedef struct mb_run
+{
+	dsm_segment *seg;
+	mb_run_shared *shared;
+	BackgroundWorkerHandle **handles;
+	int			started;		/* handles registered so far */
+} mb_run;
+
+/* The run in progress in this backend, for the detach callback. */
+static mb_run *active_run = NULL;
+
+/* The validated request. */
+typedef struct mb_request
+{
+	const mb_workload *workload;
+	int			workload_index;
+	double		seconds;
+	double		warmup;
+	int			clients;
+	int			range;
+	int			tables;
+	uint32		table_size;
+	mb_rand_type rand_type;
+	bool		seeded;
+	int64		seed;
+	char	   *label;
+	char	   *phase;
+	double		report_interval;
+	Oid			namespace_id;
+} mb_request;
+
+static void
+check_duration(const char *name, double value, bool allow_zero)
+{
+	if (isnan(value) || isinf(value) || value < 0 || (!allow_zero && value == 0) ||
+		value > MB_MAX_SECONDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be %s and at most %.0f seconds, not %g",
+						name, allow_zero ? "zero or positive" : "positive",
+						MB_MAX_SECONDS, value)));
+}
+
+/* The relation sbtest<n> in the namespace, or InvalidOid. */
+static Oid
+sbtest_relid(Oid namespace_id, int n)
+{
+	char		relname[NAMEDATALEN];
+
+	snprintf(relname, sizeof(relname), "sbtest%d", n);
+	return get_relname_relid(relname, namespace_id);
+}
+
+/*
+ * Find the tables: sbtest1 as the search path resolves it, and how many
+ * consecutive sbtestN live beside it.  Errors say to run bench_prepare.
+ */
+static int
+find_tables(mb_request *req, int wanted)
+{
+	Oid			relid = RelnameGetRelid("sbtest1");
+	int			present = 0;
+	int			t;
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"sbtest1\" does not exist in the search path"),
+				 errhint("Run SELECT bench_prepare(); to create and load the sbtest tables.")));
+	req->namespace_id = get_rel_namespace(relid);
+	while (OidIsValid(sbtest_relid(req->namespace_id, present + 1)))
+		present++;
+	if (wanted > present)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("tables => %d asks for more sbtest tables than the %d in schema \"%s\"",
+						wanted, present, get_namespace_name(req->namespace_id)),
+				 errhint("Run SELECT bench_prepare(%d); or ask for fewer tables.", wanted)));
+
+	for (t = 1; t <= (wanted > 0 ? wanted : present); t++)
+	{
+		Oid			tr = sbtest_relid(req->namespace_id, t);
+		HeapTuple	tup;
+		static const char *const columns[] = {"id", "k", "c", "pad"};
+		int			i;
+
+		/* A table made in this very transaction is invisible to the workers. */
+		tup = SearchSysCache1(RELOID, ObjectIdGetDatum(tr));
+		if (HeapTupleIsValid(tup))
+		{
+			bool		mine = TransactionIdIsCurrentTransactionId(
+															   HeapTupleHeaderGetXmin(tup->t_data));
+
+			ReleaseSysCache(tup);
+			if (mine)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("table \"sbtest%d\" was created or changed in the current transaction", t),
+						 errdetail("The benchmark clients run in their own sessions and cannot see it, or would wait for its lock."),
+						 errhint("Commit after bench_prepare() and call bench_run() in a new transaction.")));
+		}
+		for (i = 0; i < lengthof(columns); i++)
+			if (get_attnum(tr, columns[i]) == InvalidAttrNumber)
+				ereport(ERROR,
+						(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						 errmsg("table \"sbtest%d\" has no column \"%s\"", t, columns[i]),
+						 errhint("Run SELECT bench_prepare(); to recreate the sbtest tables.")));
+	}
+	return wanted > 0 ? wanted : present;
+}
+
+/*
+ * The key range rand_id() draws from.  bench_prepare records it; for tables
+ * loaded otherwise (e.g. by sysbench) the largest id is the table size.
+ */
+static uint32
+find_table_size(Oid namespace_id)
+{
+	Datum		args[1];
+	Oid			argtypes[1] = {TEXTOID};
+	bool		isnull;
+	int64		size = 0;
+	int			ret;
+
+	args[0] = CStringGetTextDatum(get_namespace_name(namespace_id));
+	ret = SPI_execute_with_args(
+								"SELECT table_size FROM microbench.datasets WHERE schema_name = $1",
+								1, argtypes, args, NULL, true, 1);
+	if (ret == SPI_OK_SELECT && SPI_processed == 1)
+		size = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										   SPI_tuptable->tupdesc, 1, &isnull));
+	else
+	{
+		char	   *sql = psprintf("SELECT coalesce(max(id), 0)::bigint FROM %s.sbtest1",
+								   quote_identifier(get_namespace_name(namespace_id)));
+
+		ret = SPI_execute(sql, true, 1);
+		if (ret == SPI_OK_SELECT && SPI_processed == 1)
+			size = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+											   SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	if (size <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"sbtest1\" is empty"),
+				 errhint("Run SELECT bench_prepare(); to load the sbtest tables.")));
+	if (size > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("table size %lld is beyond the integer id range", (long long) size)));
+	return (uint32) size;
+}
+
+static void
+parse_request(FunctionCallInfo fcinfo, mb_request *req)
+{
+	char	   *name;
+	char	   *rand_name;
+	int			i;
+
+	memset(req, 0, sizeof(*req));
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("workload must not be NULL"),
+				 errhint("SELECT name FROM bench_workloads(); lists the workloads.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	req->workload = mb_catalog_find(name);
+	if (req->workload == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown workload \"%s\"", name),
+				 errhint("SELECT name FROM bench_workloads(); lists the workloads.")));
+	req->workload_index = (int) (req->workload - mb_catalog_workloads);
+
+	for (i = 1; i <= 3; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("seconds, clients and warmup must not be NULL")));
+	req->seconds = PG_GETARG_FLOAT8(1);
+	check_duration("seconds", req->seconds, false);
+	req->clients = PG_GETARG_INT32(2);
+	if (req->clients < 1 || req->clients > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be between 1 and max_worker_processes (%d), not %d",
+						max_worker_processes, req->clients),
+				 errhint("Each client is a background worker; raise max_worker_processes to run more.")));
+	req->warmup = PG_GETARG_FLOAT8(3);
+	check_duration("warmup", req->warmup, true);
+
+	req->range = 0;
+	if (!PG_ARGISNULL(4))
+	{
+		int			r = PG_GETARG_INT32(4);
+
+		if (r <= 0 || r > 100000)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("range_size must be between 1 and 100000, not %d", r)));
+		if (req->workload->default_range == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("workload \"%s\" has no range to set", req->workload->name)));
+		req->range = r;
+	}
+	req->range = mb_catalog_effective_range(req->workload, req->range);
+
+	req->tables = 0;
+	if (!PG_ARGISNULL(5))
+	{
+		req->tables = PG_GETARG_INT32(5);
+		if (req->tables < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tables must be positive, not %d", req->tables)));
+	}
+
+	rand_name = PG_ARGISNULL(6) ? "uniform" : text_to_cstring(PG_GETARG_TEXT_PP(6));
+	if (mb_rand_type_parse(rand_name, &req->rand_type) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown rand_type \"%s\"", rand_name),
+				 errhint("Use one of: %s.", mb_rand_type_names())));
+
+	req->seeded = !PG_ARGISNULL(7);
+	req->seed = req->seeded ? PG_GETARG_INT64(7) : 0;
+	req->label = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
+	req->phase = PG_ARGISNULL(9) ? "post" : text_to_cstring(PG_GETARG_TEXT_PP(9));
+	if (strcmp(req->phase, "pre") != 0 && strcmp(req->phase, "post") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown phase \"%s\"", req->phase),
+				 errhint("phase is \"pre\" (right after the load) or \"post\" (after the write benchmarks).")));
+	req->report_interval = PG_ARGISNULL(10) ? 0 : PG_GETARG_FLOAT8(10);
+	check_duration("report_interval", req->report_interval, true);
+}
+
+/* Detach callback: whatever ends the run early, the workers go too. */
+static void
+abort_workers(dsm_segment *seg, Datum arg)
+{
+	mb_run	   *run = active_run;
+	int			i;
+
+	if (run == NULL || run->seg != seg)
+		return;
+	if (pg_atomic_read_u32(&run->shared->phase) < MB_PHASE_STOP)
+		pg_atomic_write_u32(&run->shared->phase, MB_PHASE_ABORT);
+	for (i = 0; i < run->started; i++)
+		TerminateBackgroundWorker(run->handles[i]);
+	active_run = NULL;
+}
+
+static void
+start_workers(mb_run *run, const mb_request *req)
+{
+	int			i;
+
+	run->handles = palloc0(sizeof(BackgroundWorkerHandle *) * req->clients);
+	for (i = 0; i < req->clients; i++)
+	{
+		BackgroundWorker worker;
+
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
+			BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_start_time = BgWorkerStart_ConsistentState;
+		worker.bgw_restart_time = BGW_NEVER_RESTART;
+		snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
+		snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_worker_main");
+		snprintf(worker.bgw_name, BGW_MAXLEN, "microbench client %d", i + 1);
+		snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
+		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(run->seg));
+		memcpy(worker.bgw_extra, &i, sizeof(int));
+		worker.bgw_notify_pid = MyProcPid;
+
+		if (!RegisterDynamicBackgroundWorker(&worker, &run->handles[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("could not start benchmark client %d of %d", i + 1, req->clients),
+					 errdetail("All background worker slots are in use (max_worker_processes = %d).",
+							   max_worker_processes),
+					 errhint("Raise max_worker_processes (restart needed) or use fewer clients.")));
+		run->started = i + 1;
+	}
+}
+
+/*
+ * Re-raise a failed worker's error, or complain about a worker that
+ * vanished.  Called whenever the coordinator waits.
+ */
+static void
+check_workers(mb_run *run)
+{
+	int			i;
+
+	for (i = 0; i < run->started; i++)
+	{
+		mb_worker_slot *slot = &run->shared->slots[i];
+		uint32		state = pg_atomic_read_u32(&slot->state);
+		pid_t		pid;
+
+		if (state == MB_WORKER_FAILED)
+		{
+			pg_memory_barrier();
+			ereport(ERROR,
+					(errcode(slot->sqlerrcode ? slot->sqlerrcode : ERRCODE_INTERNAL_ERROR),
+					 errmsg("benchmark client %d failed: %s", i + 1, slot->message),
+					 slot->detail[0] ? errdetail("%s", slot->detail) : 0,
+					 slot->hint[0] ? errhint("%s", slot->hint) : 0));
+		}
+		if (state != MB_WORKER_DONE &&
+			GetBackgroundWorkerPid(run->handles[i], &pid) == BGWH_STOPPED)
+		{
+			pg_memory_barrier();
+			state = pg_atomic_read_u32(&slot->state);
+			if (state == MB_WORKER_FAILED)
+				continue;		/* reported on the next call */
+			if (state != MB_WORKER_DONE)
+				ereport(ERROR,
+						(errcode(ERRCODE_CONNECTION_FAILURE),
+						 errmsg("benchmark client %d exited before the run finished", i + 1),
+						 errhint("See the server log for why it stopped.")));
+		}
+	}
+}
+
+/* Sleep up to timeout_ms, waking for interrupts and worker state changes. */
+static void
+coordinator_wait(mb_run *run, long timeout_ms)
+{
+	int			rc;
+
+	rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+				   Max(timeout_ms, 1), PG_WAIT_EXTENSION);
+	if (rc & WL_LATCH_SET)
+		ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+	check_workers(run);
+}
+
+static bool
+all_workers_in(mb_run *run, mb_worker_state state)
+{
+	int			i;
+
+	for (i = 0; i < run->started; i++)
+		if (pg_atomic_read_u32(&run->shared->slots[i].state) != (uint32) state)
+			return false;
+	return true;
+}
+
+/* Sum of the workers' measured histograms. */
+static void
+merge_histograms(mb_run *run, mb_hist *into)
+{
+	int			i;
+
+	mb_hist_reset(into);
+	for (i = 0; i < run->started; i++)
+		mb_hist_merge(into, &run->shared->slots[i].latency);
+}
+
+static uint64
+sum_counter(mb_run *run, size_t offset)
+{
+	uint64		total = 0;
+	int			i;
+
+	for (i = 0; i < run->started; i++)
+		total += pg_atomic_read_u64((pg_atomic_uint64 *)
+									((char *) &run->shared->slots[i] + offset));
+	return total;
+}
+
+/* The measured window's figures, merged over the clients. */
+typedef struct mb_totals
+{
+	uint64		events;
+	uint64		queries;
+	uint64		errors;
+	int64		rows_scanned;	/* scan only */
+	mb_hist		latency;
+} mb_totals;
+
+static void
+collect_totals(mb_run *run, mb_totals *t)
+{
+	t->events = sum_counter(run, offsetof(mb_worker_slot, events));
+	t->queries = sum_counter(run, offsetof(mb_worker_slot, queries));
+	t->errors = sum_counter(run, offsetof(mb_worker_slot, errors));
+	merge_histograms(run, &t->latency);
+}
+
+/* A progress line in sysbench's --report-interval style. */
+static void
+report_progress(mb_run *run, double elapsed, double interval,
+				mb_totals *previous)
+{
+	mb_totals  *now = palloc(sizeof(mb_totals));
+	mb_hist    *delta = palloc(sizeof(mb_hist));
+
+	collect_totals(run, now);
+	mb_hist_subtract(delta, &now->latency, &previous->latency);
+	ereport(NOTICE,
+			(errmsg_internal("[ %.0fs ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f",
+							 elapsed, run->started,
+							 (now->events - previous->events) / interval,
+							 (now->queries - previous->queries) / interval,
+							 mb_hist_percentile_ms(delta, 95.0),
+							 (now->errors - previous->errors) / interval)));
+	memcpy(previous, now, sizeof(mb_totals));
+	pfree(now);
+	pfree(delta);
+}
+
+/* Sleep through a phase of 'seconds', reporting progress if asked. */
+static void
+run_phase(mb_run *run, double seconds, double report_interval,
+		  TimestampTz *window_start)
+{
+	int64		start_us = mb_now_us();
+	int64		end_us = start_us + (int64) (seconds * 1e6);
+	int64		next_report_us = report_interval > 0 ?
+		start_us + (int64) (report_interval * 1e6) : PG_INT64_MAX;
+	mb_totals  *previous = NULL;
+
+	if (window_start)
+		*window_start = GetCurrentTimestamp();
+	if (report_interval > 0)
+		previous = palloc0(sizeof(mb_totals));
+
+	for (;;)
+	{
+		int64		now = mb_now_us();
+		int64		until = Min(end_us, next_report_us);
+
+		if (now >= end_us)
+			break;
+		if (now >= next_report_us)
+		{
+			report_progress(run, (now - start_us) / 1e6, report_interval, previous);
+			next_report_us += (int64) (report_interval * 1e6);
+			continue;
+		}
+		coordinator_wait(run, (long) ((until - now + 999) / 1000));
+	}
+}
+
+static void
+set_phase(mb_run *run, mb_phase phase)
+{
+	pg_memory_barrier();
+	pg_atomic_write_u32(&run->shared->phase, phase);
+}
+
+/* Insert the result row and return it. */
+static Datum
+record_result(FunctionCallInfo fcinfo, const mb_request *req,
+			  mb_totals *t, TimestampTz started_at, TimestampTz ended_at,
+			  double elapsed)
+{
+	mb_host_facts host;
+	Datum		values[30];
+	bool		nulls[30];
+	Oid			types[30];
+	int			n = 0;
+	int			ret;
+	int64		rows_scanned = t->rows_scanned;
+	bool		is_scan = req->workload->table_per_client;
+	TupleDesc	tupdesc;
+
+#define ARG(type_, value_, isnull_) \
+	do { types[n] = (type_); values[n] = (value_); nulls[n] = (isnull_); n++; } while (0)
+
+	mb_host_collect(&host);
+	ARG(TEXTOID, req->label ? CStringGetTextDatum(req->label) : (Datum) 0, req->label == NULL);
+	ARG(TEXTOID, CStringGetTextDatum(req->workload->name), false);
+	ARG(TEXTOID, CStringGetTextDatum(req->phase), false);
+	ARG(INT4OID, Int32GetDatum(req->tables), false);
+	ARG(INT8OID, Int64GetDatum(req->table_size), false);
+	ARG(INT4OID, Int32GetDatum(req->range), req->range == 0);
+	ARG(INT4OID, Int32GetDatum(req->clients), false);
+	ARG(TEXTOID, CStringGetTextDatum(mb_rand_type_name(req->rand_type)), false);
+	ARG(INT8OID, Int64GetDatum(req->seed), !req->seeded);
+	ARG(FLOAT8OID, Float8GetDatum(req->seconds), false);
+	ARG(FLOAT8OID, Float8GetDatum(req->warmup), false);
+	ARG(TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
+	ARG(TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
+	ARG(FLOAT8OID, Float8GetDatum(elapsed), false);
+	ARG(INT8OID, Int64GetDatum((int64) t->events), false);
+	ARG(INT8OID, Int64GetDatum((int64) t->queries), false);
+	ARG(INT8OID, Int64GetDatum((int64) t->errors), false);
+	ARG(INT8OID, Int64GetDatum(rows_scanned), !is_scan);
+	ARG(FLOAT8OID, Float8GetDatum(t->queries / elapsed), false);
+	ARG(FLOAT8OID, Float8GetDatum(t->events / elapsed), false);
+	ARG(FLOAT8OID, Float8GetDatum(rows_scanned / elapsed), !is_scan);
+	ARG(FLOAT8OID, Float8GetDatum(mb_hist_avg_ms(&t->latency)), t->events == 0);
+	ARG(FLOAT8OID, Float8GetDatum(mb_hist_percentile_ms(&t->latency, 95.0)), t->events == 0);
+	ARG(FLOAT8OID, Float8GetDatum(mb_hist_percentile_ms(&t->latency, 99.0)), t->events == 0);
+	ARG(FLOAT8OID, Float8GetDatum(mb_hist_max_ms(&t->latency)), t->events == 0);
+	ARG(TEXTOID, CStringGetTextDatum(host.hostname), false);
+	ARG(TEXTOID, CStringGetTextDatum(host.cpu_model), host.cpu_model[0] == '\0');
+	ARG(INT4OID, Int32GetDatum(host.cpu_cores), false);
+	ARG(INT8OID, Int64GetDatum(host.memory_bytes), host.memory_bytes == 0);
+	ARG(TEXTOID, CStringGetTextDatum(host.kernel), false);
+#undef ARG
+
+	{
+		char		nullflags[30];
+		int			i;
+
+		for (i = 0; i < n; i++)
+			nullflags[i] = nulls[i] ? 'n' : ' ';
+		ret = SPI_execute_with_args(
+									"INSERT INTO microbench.runs (dbms, version, version_string, compiler,"
+									" label, workload, phase, tables, table_size, range_size, clients,"
+									" rand_type, seed, seconds, warmup, started_at, ended_at,"
+									" elapsed_seconds, events, queries, errors, rows_scanned, qps, tps,"
+									" rows_per_second, lat_avg_ms, lat_p95_ms, lat_p99_ms, lat_max_ms,"
+									" host, cpu_model, cpu_cores, memory_bytes, kernel, driver)"
+									" VALUES ('postgres', current_setting('server_version'), pg_catalog.version(),"
+									" substring(pg_catalog.version() from 'compiled by ([^,]+)'),"
+									" $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
+									" $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28,"
+									" $29, $30, 'extension') RETURNING *",
+									n, types, values, nullflags, false, 1);
+	}
+	if (ret != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
+		elog(ERROR, "could not record the run in microbench.runs: %s",
+			 SPI_result_code_string(ret));
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "bench_run must return a row type");
+	/* copied into the caller's context, so it outlives SPI_finish */
+	return PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0],
+										   SPI_tuptable->tupdesc));
+}
+
+/*
+ * Rows one scan event reads, per client: the live rows of the table that
+ * client scans.  Nothing changes the tables during a scan run, so counting
+ * them once is exact.
+ */
+static int64 *
+count_scan_rows(const mb_request *req, int tables, int clients)
+{
+	int64	   *rows = palloc0(sizeof(int64) * clients);
+	int			client;
+	bool		isnull;
+
+	for (client = 0; client < clients; client++)
+	{
+		int			t = (client % tables) + 1;
+		char	   *sql = psprintf("SELECT count(*) FROM %s.%s",
+								   quote_identifier(get_namespace_name(req->namespace_id)),
+								   quote_identifier(psprintf("sbtest%d", t)));
+
+		if (SPI_execute(sql, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not count the rows of sbtest%d", t);
+		rows[client] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+												   SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	return rows;
+}
+
+Datum
+bench_run(PG_FUNCTION_ARGS)
+{
+	mb_request	req;
+	mb_run		run;
+	mb_totals  *totals;
+	int64		setup_deadline;
+	int64		window_start_us;
+	int64		window_end_us = 0;
+	TimestampTz started_at;
+	TimestampTz ended_at;
+	double		elapsed;
+	int64	   *scan_rows = NULL;
+	int			i;
+	Datum		result;
+
+	parse_request(fcinfo, &req);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	req.tables = find_tables(&req, req.tables);
+	req.table_size = find_table_size(req.namespace_id);
+	if (req.workload->table_per_client)
+		scan_rows = count_scan_rows(&req, req.tables, req.clients);
+
+	memset(&run, 0, sizeof(run));
+	run.seg = dsm_create(MB_RUN_SHARED_SIZE(req.clients), 0);
+	run.shared = dsm_segment_address(run.seg);
+	memset(run.shared, 0, MB_RUN_SHARED_SIZE(req.clients));
+	run.shared->database_id = MyDatabaseId;
+	run.shared->role_id = GetUserId();
+	run.shared->workload_index = req.workload_index;
+	run.shared->clients = req.clients;
+	run.shared->tables = req.tables;
+	run.shared->table_size = req.table_size;
+	run.shared->range = req.range;
+	run.shared->rand_type = req.rand_type;
+	run.shared->seeded = req.seeded;
+	run.shared->seed = (uint64) req.seed;
+	strlcpy(run.shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
+	pg_atomic_init_u32(&run.shared->phase, MB_PHASE_SETUP);
+	for (i = 0; i < req.clients; i++)
+	{
+		mb_worker_slot *slot = &run.shared->slots[i];
+
+		pg_atomic_init_u32(&slot->state, MB_WORKER_STARTING);
+		pg_atomic_init_u64(&slot->events, 0);
+		pg_atomic_init_u64(&slot->queries, 0);
+		pg_atomic_init_u64(&slot->errors, 0);
+	}
+	active_run = &run;
+	on_dsm_detach(run.seg, abort_workers, (Datum) 0);
+
+	start_workers(&run, &req);
+
+	/* setup: all clients connected and prepared, or an error */
+	setup_deadline = mb_now_us() + MB_SETUP_TIMEOUT_US;
+	while (!all_workers_in(&run, MB_WORKER_READY))
+	{
+		if (mb_now_us() > setup_deadline)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("benchmark clients were not ready after %d seconds",
+							(int) (MB_SETUP_TIMEOUT_US / 1000000)),
+					 errhint("A lock on the sbtest tables may be held by another session or by this transaction; commit it and retry.")));
+		coordinator_wait(&run, 10);
+	}
+
+	set_phase(&run, MB_PHASE_WARMUP);
+	if (req.warmup > 0)
+		run_phase(&run, req.warmup, 0, NULL);
+
+	set_phase(&run, MB_PHASE_MEASURE);
+	window_start_us = mb_now_us();
+	run_phase(&run, req.seconds, req.report_interval, &started_at);
+	set_phase(&run, MB_PHASE_STOP);
+
+	/* let every client finish the event in flight; it is counted */
+	while (!all_workers_in(&run, MB_WORKER_DONE))
+		coordinator_wait(&run, 1);
+	for (i = 0; i < run.started; i++)
+		window_end_us = Max(window_end_us, run.shared->slots[i].last_event_end_us);
+	window_end_us = Max(window_end_us, window_start_us + 1);
+	elapsed = (window_end_us - window_start_us) / 1e6;
+	ended_at = started_at + (window_end_us - window_start_us);
+
+	totals = palloc(sizeof(mb_totals));
+	collect_totals(&run, totals);
+	totals->rows_scanned = 0;
+	for (i = 0; scan_rows != NULL && i < run.started; i++)
+		totals->rows_scanned += (int64)
+			pg_atomic_read_u64(&run.shared->slots[i].events) * scan_rows[i];
+
+	for (i = 0; i < run.started; i++)
+		WaitForBackgroundWorkerShutdown(run.handles[i]);
+	dsm_detach(run.seg);
+
+	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed);
+	SPI_finish();
+	PG_RETURN_DATUM(result);
+}

@@ -1,0 +1,90 @@
+/*
+ * mb_shared.h — the dynamic shared memory a run's coordinator and its
+ * workers share.
+ *
+ * The coordinator (the backend that called bench_run) creates one segment
+ * per run: the run's parameters, a phase word it alone writes, and one slot
+ * per client that only that client's worker writes.  Nothing is locked:
+ * every shared word has exactly one writer; counters are 64-bit atomics so
+ * that the coordinator's progress reads are never torn, and the histogram
+ * buckets are read for progress lines only (an off-by-one count there is
+ * harmless; the final figures are read after the workers have finished).
+ */
+#ifndef MB_SHARED_H
+#define MB_SHARED_H
+
+#include "postgres.h"
+
+#include "port/atomics.h"
+
+#include "mb_catalog.h"
+#include "mb_hist.h"
+
+/* The run's phase, written by the coordinator only. */
+typedef enum mb_phase
+{
+	MB_PHASE_SETUP = 0,			/* workers connect and prepare statements */
+	MB_PHASE_WARMUP,			/* run events, count nothing */
+	MB_PHASE_MEASURE,			/* run events and count them */
+	MB_PHASE_STOP,				/* finish the event in flight and exit */
+	MB_PHASE_ABORT				/* exit at once: the run failed */
+} mb_phase;
+
+/* A worker's state, written by that worker only. */
+typedef enum mb_worker_state
+{
+	MB_WORKER_STARTING = 0,
+	MB_WORKER_READY,			/* statements prepared, waiting for warm-up */
+	MB_WORKER_RUNNING,
+	MB_WORKER_DONE,				/* left the event loop normally */
+	MB_WORKER_FAILED			/* error text in the slot */
+} mb_worker_state;
+
+typedef struct mb_worker_slot
+{
+	pg_atomic_uint32 state;		/* mb_worker_state */
+	int			pid;
+	/* measured window only */
+	pg_atomic_uint64 events;
+	pg_atomic_uint64 queries;
+	pg_atomic_uint64 errors;
+	int64		last_event_end_us;	/* end of its last measured event */
+	mb_hist		latency;
+	/* a worker's error, for the coordinator to re-raise */
+	int			sqlerrcode;
+	char		message[512];
+	char		detail[512];
+	char		hint[256];
+} mb_worker_slot;
+
+typedef struct mb_run_shared
+{
+	/* parameters, fixed before the workers start */
+	Oid			database_id;
+	Oid			role_id;
+	int			workload_index; /* into mb_catalog_workloads[] */
+	int			clients;
+	int			tables;
+	uint32		table_size;
+	int			range;			/* R, 0 if the workload has none */
+	mb_rand_type rand_type;
+	bool		seeded;
+	uint64		seed;
+	char		schema[NAMEDATALEN];	/* where the sbtest tables are */
+
+	pg_atomic_uint32 phase;		/* mb_phase */
+	mb_worker_slot slots[FLEXIBLE_ARRAY_MEMBER];
+} mb_run_shared;
+
+#define MB_RUN_SHARED_SIZE(clients) \
+	(offsetof(mb_run_shared, slots) + sizeof(mb_worker_slot) * (clients))
+
+/* Microseconds on a monotonic clock: event latencies and windows. */
+extern int64 mb_now_us(void);
+/* Nanoseconds on the same clock. */
+extern uint64 mb_now_ns(void);
+
+/* The background worker's entry point (mb_worker.c). */
+extern PGDLLEXPORT void mb_worker_main(Datum main_arg);
+
+#endif							/* MB_SHARED_H */

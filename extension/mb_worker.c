@@ -1,0 +1,377 @@
+/*
+ * mb_worker.c — one benchmark client: a dynamic background worker.
+ *
+ * A worker connects to the caller's database as the caller's role, prepares
+ * the workload's statements once (SPI plans kept for the whole run), then
+ * runs events until the coordinator says stop.  Every event is exactly one
+ * transaction, as the catalog defines it: an autocommit workload's single
+ * statement, or the statements of a BEGIN ... COMMIT workload.  A write
+ * benchmark therefore pays one commit per event, as it does under sysbench.
+ *
+ * Latency is taken around the whole event, transaction start and commit
+ * included, and only events that began in the measured phase are counted.
+ * Any error leaves the worker: its text goes to the slot so the coordinator
+ * can re-raise it with the worker's SQLSTATE, and the coordinator stops the
+ * other workers.
+ */
+#include "postgres.h"
+
+#include <time.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "mb_shared.h"
+
+/* Longest statement text: random-points with a large R has R placeholders. */
+#define MB_MAX_SQL_BASE 256
+
+/* One prepared statement for one table. */
+typedef struct mb_plan
+{
+	SPIPlanPtr	plan;
+	int			nargs;
+} mb_plan;
+
+/* The worker's private state for the run. */
+typedef struct mb_worker_ctx
+{
+	mb_run_shared *shared;
+	mb_worker_slot *slot;
+	int			client_index;
+	const mb_workload *workload;
+	int			queries_per_event;
+	mb_plan   **plans;			/* [table - 1][stmt id], NULL if unused */
+	mb_rng		rng;
+	mb_bind_ctx bind;
+	mb_text_buffers texts;
+	mb_bind_value *bind_values; /* room for the largest statement */
+	Datum	   *datums;
+	text	   *c_text;			/* reused varlena for c values */
+	text	   *pad_text;		/* reused varlena for pad values */
+} mb_worker_ctx;
+
+int64
+mb_now_us(void)
+{
+	return (int64) (mb_now_ns() / 1000);
+}
+
+uint64
+mb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64) ts.tv_sec * UINT64CONST(1000000000) + (uint64) ts.tv_nsec;
+}
+
+static mb_phase
+current_phase(mb_worker_ctx *ctx)
+{
+	return (mb_phase) pg_atomic_read_u32(&ctx->shared->phase);
+}
+
+/*
+ * Prepare every statement the workload uses, for every table, and keep the
+ * plans for the whole run.  Parameter types follow the value kinds: keys are
+ * int4, c and pad values text (assignment to char(n) casts them).
+ */
+static void
+prepare_statements(mb_worker_ctx *ctx)
+{
+	int			tables = ctx->shared->tables;
+	int			range = ctx->shared->range;
+	int			max_args = 1;
+	int			t;
+
+	ctx->plans = MemoryContextAllocZero(TopMemoryContext,
+										sizeof(mb_plan *) * tables);
+	for (t = 0; t < tables; t++)
+	{
+		int			s;
+
+		ctx->plans[t] = MemoryContextAllocZero(TopMemoryContext,
+											   sizeof(mb_plan) * MB_NUM_STMTS);
+		for (s = 0; s < MB_NUM_STMTS; s++)
+		{
+			const mb_stmt *stmt = &mb_catalog_stmts[s];
+			int			nargs;
+			Oid		   *argtypes;
+			size_t		buflen;
+			char	   *sql;
+			const char *p;
+			int			i = 0;
+			SPIPlanPtr	plan;
+
+			if (!mb_catalog_uses_stmt(ctx->workload, stmt->id))
+				continue;
+			/* scan touches only its own table */
+			if (ctx->workload->table_per_client &&
+				t + 1 != mb_catalog_pick_table(ctx->workload, &ctx->bind,
+											   tables, ctx->client_index))
+				continue;
+
+			nargs = mb_catalog_param_count(stmt, range);
+			buflen = MB_MAX_SQL_BASE + (size_t) nargs * 8;
+			sql = palloc(buflen);
+			if (mb_catalog_render_sql(stmt, t + 1, range, MB_PLACEHOLDER_DOLLAR,
+									  sql, buflen) < 0)
+				elog(ERROR, "statement \"%s\" does not fit its buffer", stmt->key);
+
+			argtypes = palloc(sizeof(Oid) * Max(nargs, 1));
+			for (p = stmt->params; *p; p++)
+			{
+				char		kind = (*p == 'L') ? stmt->list_kind : *p;
+				int			count = (*p == 'L') ? mb_catalog_list_len(stmt, range) : 1;
+				int			j;
+
+				for (j = 0; j < count; j++)
+					argtypes[i++] = (kind == 'c' || kind == 'p') ? TEXTOID : INT4OID;
+			}
+
+			plan = SPI_prepare(sql, nargs, argtypes);
+			if (plan == NULL)
+				elog(ERROR, "could not prepare \"%s\": %s", sql,
+					 SPI_result_code_string(SPI_result));
+			if (SPI_keepplan(plan) != 0)
+				elog(ERROR, "could not keep the plan of \"%s\"", sql);
+			ctx->plans[t][s].plan = plan;
+			ctx->plans[t][s].nargs = nargs;
+			max_args = Max(max_args, nargs);
+		}
+	}
+
+	ctx->bind_values = MemoryContextAlloc(TopMemoryContext,
+										  sizeof(mb_bind_value) * max_args);
+	ctx->datums = MemoryContextAlloc(TopMemoryContext, sizeof(Datum) * max_args);
+	ctx->c_text = MemoryContextAlloc(TopMemoryContext, VARHDRSZ + MB_C_LEN);
+	SET_VARSIZE(ctx->c_text, VARHDRSZ + MB_C_LEN);
+	ctx->pad_text = MemoryContextAlloc(TopMemoryContext, VARHDRSZ + MB_PAD_LEN);
+	SET_VARSIZE(ctx->pad_text, VARHDRSZ + MB_PAD_LEN);
+}
+
+/* Run one statement with freshly drawn values. */
+static void
+execute_statement(mb_worker_ctx *ctx, int table, mb_stmt_id id)
+{
+	const mb_stmt *stmt = &mb_catalog_stmts[id];
+	mb_plan    *p = &ctx->plans[table - 1][id];
+	int			n = mb_catalog_bind(stmt, &ctx->bind, &ctx->texts, ctx->bind_values);
+	int			i;
+	int			ret;
+
+	for (i = 0; i < n; i++)
+	{
+		mb_bind_value *v = &ctx->bind_values[i];
+
+		if (!v->is_text)
+			ctx->datums[i] = Int32GetDatum(v->int_value);
+		else if (v->text == ctx->texts.c)
+		{
+			memcpy(VARDATA(ctx->c_text), v->text, MB_C_LEN);
+			ctx->datums[i] = PointerGetDatum(ctx->c_text);
+		}
+		else
+		{
+			memcpy(VARDATA(ctx->pad_text), v->text, MB_PAD_LEN);
+			ctx->datums[i] = PointerGetDatum(ctx->pad_text);
+		}
+	}
+
+	/*
+	 * read_only = false: SPI takes a new snapshot for the statement and
+	 * advances the command counter, as a client's statement inside BEGIN ...
+	 * COMMIT would get at READ COMMITTED.
+	 */
+	ret = SPI_execute_plan(p->plan, ctx->datums, NULL, false, 0);
+	if (ret < 0)
+		elog(ERROR, "statement \"%s\" failed: %s", stmt->key,
+			 SPI_result_code_string(ret));
+	if (SPI_tuptable != NULL)
+		SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * One event = one transaction.  An autocommit workload has one statement,
+ * so both kinds of event reduce to: start, run the steps, commit.
+ */
+static void
+run_event(mb_worker_ctx *ctx)
+{
+	const mb_workload *w = ctx->workload;
+	int			table = mb_catalog_pick_table(w, &ctx->bind, ctx->shared->tables,
+											  ctx->client_index);
+	int			i;
+
+	mb_catalog_begin_event(&ctx->bind);
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* SPI wants an outer snapshot; each statement still takes its own */
+	PushActiveSnapshot(GetTransactionSnapshot());
+	for (i = 0; i < MB_MAX_STEPS && w->steps[i].stmt != MB_ST_NONE; i++)
+	{
+		int			r;
+
+		for (r = 0; r < w->steps[i].repeat; r++)
+			execute_statement(ctx, table, w->steps[i].stmt);
+	}
+	PopActiveSnapshot();
+	SPI_finish();
+	CommitTransactionCommand();
+
+	/* stats are rate-limited inside; this keeps pg_stat_* current */
+	pgstat_report_stat(false);
+}
+
+/* Wait (briefly sleeping) until the coordinator leaves the setup phase. */
+static void
+wait_for_start(mb_worker_ctx *ctx)
+{
+	while (current_phase(ctx) == MB_PHASE_SETUP)
+	{
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(1000L);
+	}
+}
+
+static void
+event_loop(mb_worker_ctx *ctx)
+{
+	mb_worker_slot *slot = ctx->slot;
+
+	for (;;)
+	{
+		mb_phase	phase;
+		uint64		start_ns;
+		uint64		end_ns;
+
+		CHECK_FOR_INTERRUPTS();
+		phase = current_phase(ctx);
+		if (phase >= MB_PHASE_STOP)
+			break;
+
+		start_ns = mb_now_ns();
+		run_event(ctx);
+		end_ns = mb_now_ns();
+
+		if (phase == MB_PHASE_MEASURE)
+		{
+			mb_hist_add(&slot->latency, end_ns - start_ns);
+			slot->last_event_end_us = (int64) (end_ns / 1000);
+			pg_atomic_write_u64(&slot->events,
+								pg_atomic_read_u64(&slot->events) + 1);
+			pg_atomic_write_u64(&slot->queries,
+								pg_atomic_read_u64(&slot->queries) +
+								ctx->queries_per_event);
+		}
+	}
+}
+
+/* Copy the error being handled into the slot for the coordinator. */
+static void
+report_error_to_slot(mb_worker_slot *slot)
+{
+	ErrorData  *edata;
+	MemoryContext oldcxt = MemoryContextSwitchTo(ErrorContext);
+
+	edata = CopyErrorData();
+	MemoryContextSwitchTo(oldcxt);
+	slot->sqlerrcode = edata->sqlerrcode;
+	strlcpy(slot->message, edata->message ? edata->message : "", sizeof(slot->message));
+	strlcpy(slot->detail, edata->detail ? edata->detail : "", sizeof(slot->detail));
+	strlcpy(slot->hint, edata->hint ? edata->hint : "", sizeof(slot->hint));
+	pg_memory_barrier();
+	pg_atomic_write_u32(&slot->state, MB_WORKER_FAILED);
+}
+
+void
+mb_worker_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	mb_worker_ctx ctx;
+	char		activity[128];
+	const char *search_path;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	/* no resource owner: the mapping lives as long as this process */
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("microbench worker could not map the run's shared memory")));
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.shared = (mb_run_shared *) dsm_segment_address(seg);
+	memcpy(&ctx.client_index, MyBgworkerEntry->bgw_extra, sizeof(int));
+	ctx.slot = &ctx.shared->slots[ctx.client_index];
+	ctx.slot->pid = MyProcPid;
+	ctx.workload = &mb_catalog_workloads[ctx.shared->workload_index];
+	ctx.queries_per_event = mb_catalog_queries_per_event(ctx.workload);
+
+	/* Each client its own stream; unseeded runs differ from run to run. */
+	mb_rng_seed(&ctx.rng,
+				ctx.shared->seeded ? ctx.shared->seed
+				: (uint64) mb_now_ns() ^ ((uint64) MyProcPid << 32),
+				(uint64) ctx.client_index);
+	mb_bind_ctx_init(&ctx.bind, &ctx.rng, ctx.shared->table_size,
+					 ctx.shared->range, ctx.shared->rand_type);
+
+	PG_TRY();
+	{
+		/* The caller's role, never more: a superuser caller is the only way to get one. */
+		BackgroundWorkerInitializeConnectionByOid(ctx.shared->database_id,
+												  ctx.shared->role_id, 0);
+
+		/* Statements name the tables unqualified, exactly as the catalog has them. */
+		search_path = quote_identifier(ctx.shared->schema);
+		SetConfigOption("search_path", search_path, PGC_USERSET, PGC_S_SESSION);
+		snprintf(activity, sizeof(activity), "microbench %s client %d",
+				 ctx.workload->name, ctx.client_index + 1);
+		SetConfigOption("application_name", "microbench", PGC_USERSET, PGC_S_SESSION);
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		PushActiveSnapshot(GetTransactionSnapshot());
+		pgstat_report_activity(STATE_RUNNING, activity);
+		prepare_statements(&ctx);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+
+		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_READY);
+		wait_for_start(&ctx);
+		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_RUNNING);
+		event_loop(&ctx);
+	}
+	PG_CATCH();
+	{
+		report_error_to_slot(ctx.slot);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	pgstat_report_activity(STATE_IDLE, NULL);
+	pg_memory_barrier();
+	pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_DONE);
+	dsm_detach(seg);
+	proc_exit(0);
+}

@@ -1,0 +1,61 @@
+-- microbench_results.sql — the results schema: one row per measured run.
+--
+-- This file is the single definition of where results live.  It loads into
+-- any Postgres >= 13 as plain SQL (psql -f), so a reporting database needs
+-- no C code; the extension's install script is built from this same file,
+-- and the MySQL/MariaDB client inserts its runs into the same table.
+-- It must stay valid inside an extension script: no transaction control,
+-- no psql meta-commands.
+
+CREATE SCHEMA IF NOT EXISTS microbench;
+
+CREATE TABLE IF NOT EXISTS microbench.runs (
+    run_id          bigserial PRIMARY KEY,
+    -- what was measured
+    dbms            text NOT NULL CHECK (dbms IN ('postgres', 'mysql', 'mariadb')),
+    version         text NOT NULL,          -- e.g. 15.20, 10.11.6
+    version_string  text,                   -- the server's full version text
+    compiler        text,                   -- compiler that built the server, NULL if unknown
+    label           text,                   -- the user's name for the build, e.g. gcc or clang
+    -- the run's parameters
+    workload        text NOT NULL,
+    phase           text NOT NULL CHECK (phase IN ('pre', 'post')),
+    tables          integer NOT NULL CHECK (tables > 0),
+    table_size      bigint NOT NULL CHECK (table_size >= 0),
+    range_size      integer,                -- R used, NULL for workloads without one
+    clients         integer NOT NULL CHECK (clients > 0),
+    rand_type       text NOT NULL,
+    seed            bigint,                 -- NULL: seeded from the clock
+    seconds         double precision NOT NULL,  -- requested measured duration
+    warmup          double precision NOT NULL,
+    -- the measured window
+    started_at      timestamptz NOT NULL,   -- start of the measured window
+    ended_at        timestamptz NOT NULL,
+    elapsed_seconds double precision NOT NULL CHECK (elapsed_seconds > 0),
+    events          bigint NOT NULL,        -- transactions as sysbench counts them
+    queries         bigint NOT NULL,        -- statements, BEGIN and COMMIT included
+    errors          bigint NOT NULL DEFAULT 0,
+    rows_scanned    bigint,                 -- scan only: rows read
+    qps             double precision NOT NULL,
+    tps             double precision NOT NULL,
+    rows_per_second double precision,       -- scan only
+    lat_avg_ms      double precision,
+    lat_p95_ms      double precision,
+    lat_p99_ms      double precision,
+    lat_max_ms      double precision,
+    -- where it ran
+    host            text,                   -- host name
+    cpu_model       text,
+    cpu_cores       integer,
+    memory_bytes    bigint,
+    kernel          text,
+    driver          text NOT NULL DEFAULT 'extension'  -- extension or microbench-mysql
+);
+
+CREATE INDEX IF NOT EXISTS runs_label_workload
+    ON microbench.runs (dbms, label, workload, phase);
+
+COMMENT ON TABLE microbench.runs IS
+    'one row per finished microbenchmark run (see WORKLOADS.md for the counting rules)';
+COMMENT ON COLUMN microbench.runs.qps IS 'queries / elapsed_seconds, BEGIN and COMMIT counted';
+COMMENT ON COLUMN microbench.runs.tps IS 'events / elapsed_seconds';

@@ -1,0 +1,122 @@
+-- microbench_functions.sql — the extension's SQL interface.
+--
+-- Appended to results_schema/microbench_results.sql to make the install
+-- script (see extension/Makefile).  The functions are created in the schema
+-- the extension is installed into (public by default), so that
+-- SELECT bench_run('point-query') works in a default session; results live
+-- in schema microbench.  Every function pins its search_path so that objects
+-- a user creates elsewhere cannot redirect it.
+
+-- Where bench_prepare loaded tables, and with how many rows: rand_id() draws
+-- from [1, table_size], so bench_run needs the size that was loaded.
+CREATE TABLE microbench.datasets (
+    schema_name  text PRIMARY KEY,
+    tables       integer NOT NULL,
+    table_size   bigint NOT NULL,
+    prepared_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE FUNCTION microbench_load_table(relation regclass, table_size bigint,
+                                      seed bigint DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'microbench_load_table'
+LANGUAGE C VOLATILE;
+
+COMMENT ON FUNCTION microbench_load_table(regclass, bigint, bigint) IS
+    'bulk-load rows 1..table_size into an sbtest table created in the same transaction (used by bench_prepare)';
+
+-- target_schema defaults to the caller's current schema: a default
+-- expression is evaluated in the caller's context, before the function's
+-- own pinned search_path applies.
+CREATE FUNCTION bench_prepare(tables integer DEFAULT 1, table_size bigint DEFAULT 1000000,
+                              seed bigint DEFAULT NULL,
+                              target_schema text DEFAULT current_schema())
+RETURNS TABLE (table_name text, rows_loaded bigint, load_seconds double precision,
+               index_seconds double precision)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    target  text := target_schema;
+    n       integer;
+    tbl     text;
+    t0      timestamptz;
+    t1      timestamptz;
+BEGIN
+    IF tables IS NULL OR tables < 1 THEN
+        RAISE EXCEPTION 'tables must be at least 1, not %', coalesce(tables::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF table_size IS NULL OR table_size < 1 OR table_size > 2147483647 THEN
+        RAISE EXCEPTION 'table_size must be between 1 and 2147483647, not %',
+                        coalesce(table_size::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF target IS NULL THEN
+        RAISE EXCEPTION 'no schema to create the sbtest tables in'
+            USING ERRCODE = 'invalid_schema_name',
+                  HINT = 'Set search_path to a schema you can create tables in.';
+    END IF;
+
+    -- tables beyond the new count would be picked up by bench_run: drop them
+    n := tables + 1;
+    WHILE to_regclass(format('%I.%I', target, 'sbtest' || n)) IS NOT NULL LOOP
+        EXECUTE format('DROP TABLE %I.%I', target, 'sbtest' || n);
+        n := n + 1;
+    END LOOP;
+
+    FOR n IN 1..tables LOOP
+        tbl := 'sbtest' || n;
+        t0 := clock_timestamp();
+        EXECUTE format('DROP TABLE IF EXISTS %I.%I', target, tbl);
+        EXECUTE format('CREATE TABLE %I.%I (id serial NOT NULL, k integer NOT NULL DEFAULT 0,'
+                       ' c char(120) NOT NULL DEFAULT '''', pad char(60) NOT NULL DEFAULT '''')',
+                       target, tbl);
+        PERFORM @extschema@.microbench_load_table(format('%I.%I', target, tbl)::regclass,
+                                                  table_size, seed + n);
+        t1 := clock_timestamp();
+        EXECUTE format('ALTER TABLE %I.%I ADD PRIMARY KEY (id)', target, tbl);
+        EXECUTE format('CREATE INDEX %I ON %I.%I (k)', 'k_' || n, target, tbl);
+        PERFORM setval(pg_get_serial_sequence(format('%I.%I', target, tbl), 'id'), table_size);
+        EXECUTE format('ANALYZE %I.%I', target, tbl);
+        table_name := tbl;
+        rows_loaded := table_size;
+        load_seconds := extract(epoch FROM t1 - t0);
+        index_seconds := extract(epoch FROM clock_timestamp() - t1);
+        RETURN NEXT;
+    END LOOP;
+
+    INSERT INTO microbench.datasets AS d (schema_name, tables, table_size)
+    VALUES (target, bench_prepare.tables, bench_prepare.table_size)
+    ON CONFLICT (schema_name) DO UPDATE
+        SET tables = excluded.tables, table_size = excluded.table_size, prepared_at = now();
+END
+$fn$;
+
+COMMENT ON FUNCTION bench_prepare(integer, bigint, bigint, text) IS
+    'create and load sbtest1..N (WORKLOADS.md data set) in the current schema, then index and analyze them';
+
+CREATE FUNCTION bench_run(workload text,
+                          seconds float8 DEFAULT 60, clients integer DEFAULT 1,
+                          warmup float8 DEFAULT 5,
+                          range_size integer DEFAULT NULL, tables integer DEFAULT NULL,
+                          rand_type text DEFAULT 'uniform', seed bigint DEFAULT NULL,
+                          label text DEFAULT NULL, phase text DEFAULT 'post',
+                          report_interval float8 DEFAULT 0)
+RETURNS microbench.runs
+AS 'MODULE_PATHNAME', 'bench_run'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT;
+
+COMMENT ON FUNCTION bench_run(text, float8, integer, float8, integer, integer, text, bigint,
+                              text, text, float8) IS
+    'run one microbenchmark with background-worker clients, record it in microbench.runs and return the row';
+
+CREATE FUNCTION bench_workloads()
+RETURNS TABLE (name text, grp text, report_order integer, queries_per_event integer,
+               description text, in_transaction boolean, default_range integer,
+               statements text)
+AS 'MODULE_PATHNAME', 'bench_workloads'
+LANGUAGE C IMMUTABLE STRICT;
+
+COMMENT ON FUNCTION bench_workloads() IS
+    'the microbenchmark catalog: name, report group and order, queries per event, statements';

@@ -1,0 +1,690 @@
+/*
+ * test_common.c — unit tests for the DBMS-independent modules in common/:
+ * random numbers and distributions (mb_rand), the latency histogram
+ * (mb_hist) and c/pad value generation (mb_values).  Prints TAP; exits
+ * non-zero if any check fails.
+ *
+ * Statistical checks use fixed seeds, so they are repeatable; the tolerances
+ * are several standard deviations wide so a correct implementation passes
+ * with any seed, while a wrong formula (off-by-one range, biased digits,
+ * wrong exponent) does not.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/mb_hist.h"
+#include "../../common/mb_rand.h"
+#include "../../common/mb_values.h"
+
+static int	test_count = 0;
+static int	test_failed = 0;
+
+#if defined(__GNUC__)
+#define TEST_PRINTF_ATTR __attribute__((format(printf, 5, 6)))
+#else
+#define TEST_PRINTF_ATTR
+#endif
+
+static void test_ok(int cond, const char *expr, const char *file, int line,
+					const char *fmt,...) TEST_PRINTF_ATTR;
+
+static void
+test_ok(int cond, const char *expr, const char *file, int line,
+		const char *fmt,...)
+{
+	va_list		ap;
+
+	test_count++;
+	printf("%sok %d - ", cond ? "" : "not ", test_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+	{
+		test_failed++;
+		printf("#   failed: %s (%s:%d)\n", expr, file, line);
+	}
+	fflush(stdout);
+}
+
+#define CHECK(cond, ...) test_ok((cond) ? 1 : 0, #cond, __FILE__, __LINE__, __VA_ARGS__)
+
+#define SEED 20240501u
+
+/* Draw n values of dist, counting values per offset from lo into counts. */
+static int
+draw_counts(mb_rand_dist *dist, mb_rng *rng, long n, long *counts)
+{
+	long		i;
+	int			in_bounds = 1;
+	uint32_t	v;
+
+	for (i = 0; i < n; i++)
+	{
+		v = mb_rand_dist_draw(dist, rng);
+		if (v < dist->lo || v > dist->hi)
+		{
+			in_bounds = 0;
+			continue;
+		}
+		if (counts)
+			counts[v - dist->lo]++;
+	}
+	return in_bounds;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+test_seeding(void)
+{
+	mb_rng		a,
+				b,
+				c,
+				z;
+	int			i;
+	int			same = 1;
+	int			equal_ab = 0;
+	int			nonzero = 1;
+
+	mb_rng_seed(&a, 42, 3);
+	mb_rng_seed(&b, 42, 3);
+	for (i = 0; i < 1000; i++)
+		if (mb_rng_next(&a) != mb_rng_next(&b))
+			same = 0;
+	CHECK(same, "rng: same seed and stream give the identical sequence");
+
+	mb_rng_seed(&a, 42, 3);
+	mb_rng_seed(&c, 42, 4);
+	for (i = 0; i < 1000; i++)
+		if (mb_rng_next(&a) == mb_rng_next(&c))
+			equal_ab++;
+	CHECK(equal_ab == 0, "rng: streams 3 and 4 of one seed differ (%d equal draws of 1000)",
+		  equal_ab);
+
+	mb_rng_seed(&a, 42, 3);
+	mb_rng_seed(&c, 43, 3);
+	CHECK(mb_rng_next(&a) != mb_rng_next(&c), "rng: different seeds differ on the same stream");
+
+	/* seed 0 / stream 0 is the likeliest accidental input */
+	mb_rng_seed(&z, 0, 0);
+	if (z.s[0] == 0 && z.s[1] == 0)
+		nonzero = 0;
+	for (i = 0; i < 100; i++)
+		if (mb_rng_next(&z) != 0)
+			break;
+	CHECK(nonzero && i < 100, "rng: seed 0 stream 0 gives a non-zero state and output");
+}
+
+static void
+test_rng_double_and_uniform(void)
+{
+	mb_rng		rng;
+	int			i;
+	int			ok_double = 1;
+	int			ok_uniform = 1;
+	int			ok_edges = 1;
+	int			saw_lo = 0,
+				saw_hi = 0;
+	double		d,
+				sum = 0.0;
+	uint32_t	v;
+
+	mb_rng_seed(&rng, SEED, 1);
+	for (i = 0; i < 200000; i++)
+	{
+		d = mb_rng_double(&rng);
+		if (!(d >= 0.0 && d < 1.0))
+			ok_double = 0;
+		sum += d;
+	}
+	CHECK(ok_double && fabs(sum / 200000 - 0.5) < 0.005,
+		  "rng: mb_rng_double stays in [0,1) with mean 0.5 (mean %.4f)", sum / 200000);
+
+	for (i = 0; i < 200000; i++)
+	{
+		v = mb_rng_uniform(&rng, 5, 9);
+		if (v < 5 || v > 9)
+			ok_uniform = 0;
+		saw_lo |= (v == 5);
+		saw_hi |= (v == 9);
+	}
+	CHECK(ok_uniform && saw_lo && saw_hi,
+		  "rng: mb_rng_uniform(5, 9) stays in bounds and reaches both ends");
+
+	if (mb_rng_uniform(&rng, 7, 7) != 7)
+		ok_edges = 0;
+	for (i = 0; i < 1000; i++)
+	{
+		v = mb_rng_uniform(&rng, UINT32_MAX - 1, UINT32_MAX);
+		if (v < UINT32_MAX - 1)
+			ok_edges = 0;
+		(void) mb_rng_uniform(&rng, 0, UINT32_MAX);
+	}
+	CHECK(ok_edges, "rng: mb_rng_uniform handles lo == hi and ranges at UINT32_MAX");
+}
+
+static void
+test_uniform_dist(void)
+{
+	mb_rand_dist dist;
+	mb_rng		rng;
+	long		counts[100];
+	int			in_bounds;
+	int			i;
+	int			all_seen = 1;
+	long		minc = -1,
+				maxc = 0;
+
+	memset(counts, 0, sizeof(counts));
+	mb_rng_seed(&rng, SEED, 2);
+	mb_rand_dist_init(&dist, MB_RAND_UNIFORM, 1, 100);
+	in_bounds = draw_counts(&dist, &rng, 1000000, counts);
+	for (i = 0; i < 100; i++)
+	{
+		if (counts[i] == 0)
+			all_seen = 0;
+		if (minc < 0 || counts[i] < minc)
+			minc = counts[i];
+		if (counts[i] > maxc)
+			maxc = counts[i];
+	}
+	CHECK(in_bounds, "uniform: 1e6 draws on [1,100] all within bounds");
+	CHECK(all_seen, "uniform: every value of [1,100] appears");
+	CHECK(minc >= 9000 && maxc <= 11000,
+		  "uniform: each value's count within +-10%% of 10000 (min %ld, max %ld)", minc, maxc);
+}
+
+/* generalised harmonic number H_{n,q} = sum_{k=1..n} k^-q */
+static double
+harmonic(int n, double q)
+{
+	double		h = 0.0;
+	int			k;
+
+	for (k = n; k >= 1; k--)
+		h += pow((double) k, -q);
+	return h;
+}
+
+static void
+test_zipfian_one(double q, uint32_t lo, int n, long draws, int stream)
+{
+	mb_rand_dist dist;
+	mb_rng		rng;
+	long	   *counts = calloc((size_t) n, sizeof(long));
+	int			in_bounds;
+	double		expect1,
+				got1,
+				expect2,
+				got2,
+				hn,
+				chi2 = 0.0,
+				chi2_limit;
+	int			k;
+
+	mb_rng_seed(&rng, SEED, (uint64_t) stream);
+	mb_rand_dist_init(&dist, MB_RAND_ZIPFIAN, lo, lo + (uint32_t) n - 1);
+	dist.zipf_exp = q;
+	mb_rand_dist_update(&dist);
+	in_bounds = draw_counts(&dist, &rng, draws, counts);
+
+	hn = harmonic(n, q);
+	for (k = 0; k < n; k++)
+	{
+		double		e = draws * pow((double) (k + 1), -q) / hn;
+
+		chi2 += (counts[k] - e) * (counts[k] - e) / e;
+	}
+	/* n-1 degrees of freedom: mean n-1, sd sqrt(2(n-1)); allow 6 sd */
+	chi2_limit = (n - 1) + 6.0 * sqrt(2.0 * (n - 1));
+
+	expect1 = 1.0 / hn;
+	got1 = (double) counts[0] / draws;
+	expect2 = expect1 * pow(2.0, -q);
+	got2 = (double) counts[1] / draws;
+
+	CHECK(in_bounds, "zipfian q=%.1f: %ld draws on [%u,%u] all within bounds",
+		  q, draws, dist.lo, dist.hi);
+	CHECK(fabs(got1 - expect1) <= 0.05 * expect1,
+		  "zipfian q=%.1f n=%d: P(rank 1) %.5f within 5%% of 1/H = %.5f",
+		  q, n, got1, expect1);
+	CHECK(fabs(got2 - expect2) <= 0.05 * expect2,
+		  "zipfian q=%.1f n=%d: P(rank 2) %.5f within 5%% of 2^-q/H = %.5f",
+		  q, n, got2, expect2);
+	CHECK(chi2 <= chi2_limit,
+		  "zipfian q=%.1f n=%d: chi-square vs k^-q/H over all ranks %.1f <= %.1f",
+		  q, n, chi2, chi2_limit);
+	CHECK(counts[0] > counts[1] && counts[1] > counts[9] && counts[9] > counts[n - 1],
+		  "zipfian q=%.1f: count(rank 1) > rank 2 > rank 10 > rank n (%ld, %ld, %ld, %ld)",
+		  q, counts[0], counts[1], counts[9], counts[n - 1]);
+	free(counts);
+}
+
+static void
+test_zipfian(void)
+{
+	mb_rand_dist dist;
+
+	mb_rand_dist_init(&dist, MB_RAND_ZIPFIAN, 1, 10);
+	CHECK(dist.zipf_exp == 0.8, "zipfian: default exponent is 0.8");
+
+	test_zipfian_one(0.8, 1, 1000, 1000000, 3);
+	/* exponent 1 exercises the log limit of the hat integral */
+	test_zipfian_one(1.0, 1000, 100, 400000, 4);
+	/* a steep exponent, where accepting the hat without rejection is 7% off */
+	test_zipfian_one(2.0, 5, 50, 400000, 10);
+}
+
+static void
+test_gaussian(void)
+{
+	mb_rand_dist dist;
+	mb_rng		rng;
+	long		counts[1000];
+	int			in_bounds;
+	int			i;
+	double		sum = 0.0;
+	long		middle = 0;
+	long		n = 500000;
+	double		mean,
+				frac;
+
+	memset(counts, 0, sizeof(counts));
+	mb_rng_seed(&rng, SEED, 5);
+	mb_rand_dist_init(&dist, MB_RAND_GAUSSIAN, 1, 1000);
+	in_bounds = draw_counts(&dist, &rng, n, counts);
+	for (i = 0; i < 1000; i++)
+	{
+		sum += (double) (i + 1) * counts[i];
+		/* values 251..750: the middle half of the range */
+		if (i + 1 >= 251 && i + 1 <= 750)
+			middle += counts[i];
+	}
+	mean = sum / n;
+	frac = (double) middle / n;
+	CHECK(in_bounds, "gaussian: draws on [1,1000] all within bounds");
+	CHECK(fabs(mean - 500.5) < 5.0, "gaussian: mean %.2f near the centre 500.5", mean);
+	CHECK(frac > 0.9, "gaussian: middle 50%% of the range holds %.3f of draws (> 0.9)", frac);
+}
+
+static void
+test_pareto(void)
+{
+	mb_rand_dist dist;
+	mb_rng		rng;
+	long		counts[1000];
+	int			in_bounds;
+	int			i;
+	long		low = 0;
+	long		n = 500000;
+	double		frac;
+
+	memset(counts, 0, sizeof(counts));
+	mb_rng_seed(&rng, SEED, 6);
+	mb_rand_dist_init(&dist, MB_RAND_PARETO, 1, 1000);
+	in_bounds = draw_counts(&dist, &rng, n, counts);
+	for (i = 0; i < 200; i++)
+		low += counts[i];
+	frac = (double) low / n;
+	CHECK(in_bounds, "pareto: draws on [1,1000] all within bounds");
+	CHECK(frac >= 0.70 && frac <= 0.90,
+		  "pareto: lowest 20%% of the range gets %.3f of draws (0.70..0.90)", frac);
+}
+
+static void
+test_special(void)
+{
+	mb_rand_dist dist;
+	mb_rng		rng;
+	long		i;
+	long		n = 500000;
+	long		hot = 0;
+	int			in_bounds = 1;
+	uint32_t	v;
+	uint32_t	lo = 1,
+				hi = 100000;
+	double		frac;
+
+	mb_rng_seed(&rng, SEED, 7);
+	mb_rand_dist_init(&dist, MB_RAND_SPECIAL, lo, hi);
+	for (i = 0; i < n; i++)
+	{
+		v = mb_rand_dist_draw(&dist, &rng);
+		if (v < lo || v > hi)
+			in_bounds = 0;
+		/* the central 1% of 100000 values: offsets 49500..50499 */
+		if (v - lo >= 49500 && v - lo < 50500)
+			hot++;
+	}
+	frac = (double) hot / n;
+	CHECK(in_bounds, "special: draws on [1,100000] all within bounds");
+	CHECK(frac >= 0.74 && frac <= 0.80,
+		  "special: central 1%% of the range gets %.4f of draws (0.74..0.80)", frac);
+}
+
+static void
+test_degenerate_ranges(void)
+{
+	mb_rand_type types[] = {MB_RAND_UNIFORM, MB_RAND_ZIPFIAN, MB_RAND_GAUSSIAN,
+	MB_RAND_PARETO, MB_RAND_SPECIAL};
+	mb_rand_dist dist;
+	mb_rng		rng;
+	int			t,
+				i;
+	int			ok_single = 1;
+	int			ok_full = 1;
+	int			ok_two = 1;
+	uint32_t	v;
+
+	mb_rng_seed(&rng, SEED, 8);
+	for (t = 0; t < 5; t++)
+	{
+		mb_rand_dist_init(&dist, types[t], 77, 77);
+		for (i = 0; i < 1000; i++)
+			if (mb_rand_dist_draw(&dist, &rng) != 77)
+				ok_single = 0;
+
+		/* 2^32 values: range width does not fit in uint32 */
+		mb_rand_dist_init(&dist, types[t], 0, UINT32_MAX);
+		for (i = 0; i < 1000; i++)
+			(void) mb_rand_dist_draw(&dist, &rng);
+		if (dist.zipf_h_n != dist.zipf_h_n)		/* NaN */
+			ok_full = 0;
+
+		mb_rand_dist_init(&dist, types[t], UINT32_MAX - 1, UINT32_MAX);
+		for (i = 0; i < 1000; i++)
+		{
+			v = mb_rand_dist_draw(&dist, &rng);
+			if (v < UINT32_MAX - 1)
+				ok_two = 0;
+		}
+	}
+	CHECK(ok_single, "all distributions: lo == hi always returns lo");
+	CHECK(ok_full, "all distributions: full uint32 range draws without NaN constants");
+	CHECK(ok_two, "all distributions: range at UINT32_MAX stays within bounds");
+}
+
+static void
+test_type_names(void)
+{
+	const char *names[] = {"uniform", "zipfian", "gaussian", "pareto", "special"};
+	mb_rand_type type;
+	int			i;
+	int			round_trip = 1;
+
+	for (i = 0; i < 5; i++)
+	{
+		if (mb_rand_type_parse(names[i], &type) != 0 ||
+			strcmp(mb_rand_type_name(type), names[i]) != 0)
+			round_trip = 0;
+	}
+	CHECK(round_trip, "rand type: parse and name round-trip for all five names");
+	CHECK(mb_rand_type_parse("zipfian", &type) == 0 && type == MB_RAND_ZIPFIAN,
+		  "rand type: \"zipfian\" parses to MB_RAND_ZIPFIAN");
+	CHECK(mb_rand_type_parse("normal", &type) == -1 &&
+		  mb_rand_type_parse("Uniform", &type) == -1 &&
+		  mb_rand_type_parse("", &type) == -1,
+		  "rand type: unknown, wrong-case and empty names give -1");
+	CHECK(strcmp(mb_rand_type_names(), "uniform, zipfian, gaussian, pareto, special") == 0,
+		  "rand type: mb_rand_type_names lists the five names");
+}
+
+/* ------------------------------------------------------------------ */
+
+#define MS 1000000ull
+
+static void
+fill_ms(mb_hist *h, int from, int to)
+{
+	int			v;
+
+	for (v = from; v <= to; v++)
+		mb_hist_add(h, (uint64_t) v * MS);
+}
+
+static int
+within_bucket(double got, double expect)
+{
+	/* one bucket's width: r = (MAX/MIN)^(1/BUCKETS) */
+	double		r = exp(log(MB_HIST_MAX_NS / MB_HIST_MIN_NS) / MB_HIST_BUCKETS);
+
+	return got >= expect && got <= expect * r;
+}
+
+static void
+test_hist(void)
+{
+	static mb_hist whole,
+				lo_half,
+				hi_half,
+				merged,
+				diff,
+				empty;
+	double		p50,
+				p95,
+				p99;
+	int			b;
+	int			monotone = 1;
+
+	mb_hist_reset(&whole);
+	fill_ms(&whole, 1, 1000);
+	p50 = mb_hist_percentile_ms(&whole, 50);
+	p95 = mb_hist_percentile_ms(&whole, 95);
+	p99 = mb_hist_percentile_ms(&whole, 99);
+	CHECK(whole.total == 1000, "hist: total counts every value");
+	CHECK(within_bucket(p50, 500), "hist: p50 of 1..1000 ms is %.3f, within one bucket above 500", p50);
+	CHECK(within_bucket(p95, 950), "hist: p95 of 1..1000 ms is %.3f, within one bucket above 950", p95);
+	CHECK(within_bucket(p99, 990), "hist: p99 of 1..1000 ms is %.3f, within one bucket above 990", p99);
+	CHECK(mb_hist_percentile_ms(&whole, 100) == 1000.0,
+		  "hist: p100 is the exact max 1000 ms");
+	CHECK(mb_hist_max_ms(&whole) == 1000.0, "hist: max is exactly 1000 ms");
+	CHECK(fabs(mb_hist_avg_ms(&whole) - 500.5) < 1e-9,
+		  "hist: avg is exactly 500.5 ms (%.6f)", mb_hist_avg_ms(&whole));
+
+	mb_hist_reset(&lo_half);
+	mb_hist_reset(&hi_half);
+	fill_ms(&lo_half, 1, 500);
+	fill_ms(&hi_half, 501, 1000);
+	mb_hist_reset(&merged);
+	mb_hist_merge(&merged, &lo_half);
+	mb_hist_merge(&merged, &hi_half);
+	CHECK(memcmp(&merged, &whole, sizeof(mb_hist)) == 0,
+		  "hist: merge of halves 1..500 and 501..1000 equals the whole");
+
+	mb_hist_subtract(&diff, &whole, &lo_half);
+	CHECK(memcmp(diff.counts, hi_half.counts, sizeof(diff.counts)) == 0 &&
+		  diff.total == hi_half.total && diff.sum_ns == hi_half.sum_ns &&
+		  diff.max_ns == whole.max_ns,
+		  "hist: whole minus lower half equals upper half (max kept from a)");
+	CHECK(within_bucket(mb_hist_percentile_ms(&diff, 50), 750),
+		  "hist: p50 of the difference is near 750 ms (%.3f)", mb_hist_percentile_ms(&diff, 50));
+
+	mb_hist_reset(&empty);
+	CHECK(mb_hist_percentile_ms(&empty, 95) == 0.0 && mb_hist_avg_ms(&empty) == 0.0 &&
+		  mb_hist_max_ms(&empty) == 0.0,
+		  "hist: empty histogram gives 0 for percentile, avg and max");
+	mb_hist_subtract(&diff, &whole, &whole);
+	CHECK(diff.total == 0 && mb_hist_percentile_ms(&diff, 99) == 0.0,
+		  "hist: a minus itself is empty");
+
+	CHECK(mb_hist_bucket(0) == 0 && mb_hist_bucket(999) == 0 &&
+		  mb_hist_bucket(UINT64_MAX) == MB_HIST_BUCKETS - 1 &&
+		  mb_hist_bucket((uint64_t) MB_HIST_MAX_NS) == MB_HIST_BUCKETS - 1,
+		  "hist: values below MIN go to bucket 0, above MAX to the last bucket");
+
+	for (b = 0; b < MB_HIST_BUCKETS - 1; b++)
+		if (!(mb_hist_bucket_upper_ns(b) < mb_hist_bucket_upper_ns(b + 1)))
+			monotone = 0;
+	CHECK(monotone && fabs(mb_hist_bucket_upper_ns(MB_HIST_BUCKETS - 1) - MB_HIST_MAX_NS) < 1.0,
+		  "hist: bucket upper bounds increase up to MAX");
+
+	/*
+	 * mb_hist_bucket and mb_hist_bucket_upper_ns must agree, or percentiles
+	 * would report a bound below the value: sweep the whole range.
+	 */
+	{
+		double		x;
+		uint64_t	ns;
+		int			agree = 1;
+		uint64_t	bad = 0;
+
+		for (x = MB_HIST_MIN_NS; x < MB_HIST_MAX_NS; x *= 1.0007)
+		{
+			ns = (uint64_t) x;
+			b = mb_hist_bucket(ns);
+			if ((double) ns >= mb_hist_bucket_upper_ns(b) ||
+				(b > 0 && (double) ns < mb_hist_bucket_upper_ns(b - 1)))
+			{
+				agree = 0;
+				bad = ns;
+				break;
+			}
+		}
+		CHECK(agree, "hist: every value from MIN to MAX lies within its bucket's bounds (first bad %llu)",
+			  (unsigned long long) bad);
+	}
+
+	/*
+	 * The rank rule exactly: 50 values at 1 ms and 50 at 100 ms.  Rank
+	 * ceil(100 * 50 / 100) = 50 is reached in the 1 ms bucket; p50.5 needs
+	 * rank 51, the first 100 ms value.
+	 */
+	mb_hist_reset(&merged);
+	for (b = 0; b < 50; b++)
+	{
+		mb_hist_add(&merged, 1 * MS);
+		mb_hist_add(&merged, 100 * MS);
+	}
+	CHECK(mb_hist_percentile_ms(&merged, 50) > 1.0 &&
+		  within_bucket(mb_hist_percentile_ms(&merged, 50), 1.0),
+		  "hist: p50 of 50x1ms + 50x100ms is in the 1 ms bucket (%.4f)",
+		  mb_hist_percentile_ms(&merged, 50));
+	CHECK(mb_hist_percentile_ms(&merged, 50.5) == 100.0,
+		  "hist: p50.5 of 50x1ms + 50x100ms is 100 ms, capped at the exact max (%.4f)",
+		  mb_hist_percentile_ms(&merged, 50.5));
+
+	/* a single huge value: the open last bucket reports the exact max */
+	mb_hist_reset(&empty);
+	mb_hist_add(&empty, 200000000000ull);
+	CHECK(mb_hist_percentile_ms(&empty, 99) == 200000.0,
+		  "hist: value above MAX reports its exact value (%.1f ms)",
+		  mb_hist_percentile_ms(&empty, 99));
+}
+
+/* ------------------------------------------------------------------ */
+
+static int
+check_layout(const char *s, int len)
+{
+	int			i;
+
+	for (i = 0; i < len; i++)
+	{
+		if (i % 12 == 11)
+		{
+			if (s[i] != '-')
+				return 0;
+		}
+		else if (s[i] < '0' || s[i] > '9')
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_values(void)
+{
+	char		c[MB_C_LEN + 8];
+	char		pad[MB_PAD_LEN + 8];
+	mb_rng		rng;
+	long		digits[10];
+	/* per digit position of c: catches a bias tied to where a digit sits */
+	static long pos_digits[MB_C_LEN][10];
+	long		total = 0;
+	long		pos_min = -1,
+				pos_max = 0;
+	int			i,
+				j;
+	int			layout_ok = 1;
+	int			no_overrun = 1;
+	double		fmin = 1.0,
+				fmax = 0.0,
+				f;
+
+	mb_rng_seed(&rng, SEED, 9);
+	memset(digits, 0, sizeof(digits));
+	for (i = 0; i < 100000; i++)
+	{
+		memset(c, '#', sizeof(c));
+		memset(pad, '#', sizeof(pad));
+		mb_values_c(&rng, c);
+		mb_values_pad(&rng, pad);
+		if (c[MB_C_LEN] != '#' || pad[MB_PAD_LEN] != '#')
+			no_overrun = 0;
+		if (!check_layout(c, MB_C_LEN) || !check_layout(pad, MB_PAD_LEN))
+			layout_ok = 0;
+		for (j = 0; j < MB_C_LEN; j++)
+			if (c[j] >= '0' && c[j] <= '9')
+			{
+				digits[c[j] - '0']++;
+				pos_digits[j][c[j] - '0']++;
+				total++;
+			}
+	}
+	for (i = 0; i < 10; i++)
+	{
+		f = (double) digits[i] / total;
+		if (f < fmin)
+			fmin = f;
+		if (f > fmax)
+			fmax = f;
+	}
+	for (j = 0; j < MB_C_LEN; j++)
+	{
+		if (j % 12 == 11)
+			continue;
+		for (i = 0; i < 10; i++)
+		{
+			if (pos_min < 0 || pos_digits[j][i] < pos_min)
+				pos_min = pos_digits[j][i];
+			if (pos_digits[j][i] > pos_max)
+				pos_max = pos_digits[j][i];
+		}
+	}
+	CHECK(MB_C_LEN == 119 && MB_PAD_LEN == 59, "values: c is 119 chars, pad 59 chars");
+	CHECK(no_overrun, "values: c and pad write exactly their length (no NUL, no overrun)");
+	CHECK(layout_ok, "values: digits everywhere except '-' at every 12th char");
+	CHECK(total == 100000L * 110, "values: each c holds 110 digits");
+	CHECK(fmin >= 0.098 && fmax <= 0.102,
+		  "values: digit frequencies in 100k c values within 2%% of 10%% (min %.5f, max %.5f)",
+		  fmin, fmax);
+	CHECK(pos_min >= 9500 && pos_max <= 10500,
+		  "values: at every digit position each digit appears 10000 +-5%% times (min %ld, max %ld)",
+		  pos_min, pos_max);
+}
+
+int
+main(void)
+{
+	test_seeding();
+	test_rng_double_and_uniform();
+	test_uniform_dist();
+	test_zipfian();
+	test_gaussian();
+	test_pareto();
+	test_special();
+	test_degenerate_ranges();
+	test_type_names();
+	test_hist();
+	test_values();
+
+	printf("1..%d\n", test_count);
+	if (test_failed)
+		printf("# %d of %d checks failed\n", test_failed, test_count);
+	return test_failed ? 1 : 0;
+}
