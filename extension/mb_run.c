@@ -138,6 +138,13 @@ find_tables(mb_request *req, int wanted)
 		static const char *const columns[] = {"id", "k", "c", "pad"};
 		int			i;
 
+		for (i = 0; i < lengthof(columns); i++)
+			if (get_attnum(tr, columns[i]) == InvalidAttrNumber)
+				ereport(ERROR,
+						(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						 errmsg("table \"sbtest%d\" has no column \"%s\"", t, columns[i]),
+						 errhint("Run SELECT bench_prepare(); to recreate the sbtest tables.")));
+
 		/* A table made in this very transaction is invisible to the workers. */
 		tup = SearchSysCache1(RELOID, ObjectIdGetDatum(tr));
 		if (HeapTupleIsValid(tup))
@@ -153,12 +160,6 @@ find_tables(mb_request *req, int wanted)
 						 errdetail("The benchmark clients run in their own sessions and cannot see it, or would wait for its lock."),
 						 errhint("Commit after bench_prepare() and call bench_run() in a new transaction.")));
 		}
-		for (i = 0; i < lengthof(columns); i++)
-			if (get_attnum(tr, columns[i]) == InvalidAttrNumber)
-				ereport(ERROR,
-						(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-						 errmsg("table \"sbtest%d\" has no column \"%s\"", t, columns[i]),
-						 errhint("Run SELECT bench_prepare(); to recreate the sbtest tables.")));
 	}
 	return wanted > 0 ? wanted : present;
 }
@@ -688,9 +689,12 @@ bench_run(PG_FUNCTION_ARGS)
 		coordinator_wait(&run, 10);
 	}
 
-	set_phase(&run, MB_PHASE_WARMUP);
+	/* with no warm-up, every event a client runs is a measured one */
 	if (req.warmup > 0)
+	{
+		set_phase(&run, MB_PHASE_WARMUP);
 		run_phase(&run, req.warmup, 0, NULL);
+	}
 
 	set_phase(&run, MB_PHASE_MEASURE);
 	window_start_us = mb_now_us();

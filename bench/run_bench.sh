@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# bench/run_bench.sh — benchmark microbench against its peers, as RATIOS.
+#
+# Starts one throwaway Postgres cluster (test/pg_cluster.sh, stopped and
+# removed on exit), creates database mb_bench with the microbench extension,
+# and compares, in alternating rounds whose medians are reported:
+#
+#   1. in-server point-query QPS (bench_run, one background-worker client)
+#      vs a PL/pgSQL procedure looping over the same statement
+#      SELECT c FROM sbtest1 WHERE id = $1 with a COMMIT after every event;
+#   2. the same in-server QPS vs `sysbench oltp_point_select` over the unix
+#      socket (one client thread) on the very same sbtest1 table;
+#   3. bench_prepare's wall-clock time vs `sysbench oltp_point_select prepare`
+#      for the same number of rows (1 table), both timed by date(1).
+#
+# QPS ratios are ours/peer (higher is better), the prepare ratio is
+# ours/peer seconds (lower is better).  Ratios are of the medians.
+#
+# Needs: the extension installed (make install), sysbench, test/pg_cluster.sh.
+# Settings (environment):
+#   ROUNDS=5            alternating rounds per comparison
+#   RUN_SECONDS=5       measured seconds per QPS run (integer)
+#   WARMUP=1            warm-up seconds before each QPS run (integer, excluded)
+#   TABLE_SIZE=1000000  rows in sbtest1 (prepare and QPS)
+#   BENCH_PORT=5510     port of the throwaway cluster (socket only, no TCP)
+#   BENCH_DB=mb_bench   database name
+# Usage: bench/run_bench.sh        (or `make bench` from the top level)
+set -euo pipefail
+
+ROUNDS=${ROUNDS:-5}
+RUN_SECONDS=${RUN_SECONDS:-5}
+WARMUP=${WARMUP:-1}
+TABLE_SIZE=${TABLE_SIZE:-1000000}
+BENCH_PORT=${BENCH_PORT:-5510}
+BENCH_DB=${BENCH_DB:-mb_bench}
+
+for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
+    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "run_bench.sh: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
+done
+[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "run_bench.sh: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
+command -v sysbench >/dev/null || { echo "run_bench.sh: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
+command -v psql >/dev/null || { echo "run_bench.sh: psql not found" >&2; exit 1; }
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/mb_bench.XXXXXX")
+chmod 755 "$workdir"            # the cluster may run as user postgres
+cluster=$workdir/pg
+log=$workdir/log
+mkdir -p "$log"
+
+cleanup() {
+    local rc=$?
+    "$top/test/pg_cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
+    if [ $rc -ne 0 ] && [ -d "$log" ]; then
+        echo "run_bench.sh: failed (exit $rc); last log lines:" >&2
+        tail -n 20 "$log"/* 2>/dev/null >&2 || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
+eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
+# starting with '/' as the unix-socket directory; the cluster has no TCP
+# listener (listen_addresses = ''), so every sysbench run below is on the socket.
+sb=(sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
+    --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1 --table-size="$TABLE_SIZE")
+
+createdb "$BENCH_DB"
+q -c "CREATE EXTENSION microbench"
+
+# The PL/pgSQL peer: the same statement as bench_run's point-query (the id is
+# computed into a variable first, so the query is "WHERE id = $1" with an
+# index lookup; a volatile random() in the WHERE clause would force a seq
+# scan), a COMMIT after every event, a warm-up not counted, and QPS =
+# iterations / clock_timestamp() elapsed.  The clock is read every 64 events.
+q <<'SQL'
+CREATE PROCEDURE public.peer_point_query(secs float8, warmup float8, n integer,
+                                         INOUT qps float8 DEFAULT NULL,
+                                         INOUT iters bigint DEFAULT NULL)
+LANGUAGE plpgsql AS $proc$
+DECLARE
+    v        text;
+    id_      integer;
+    i        bigint := 0;
+    t0       timestamptz;
+    deadline timestamptz;
+BEGIN
+    deadline := clock_timestamp() + make_interval(secs => warmup);
+    WHILE clock_timestamp() < deadline LOOP
+        id_ := floor(random() * n)::integer + 1;
+        SELECT c INTO v FROM sbtest1 WHERE id = id_;
+        COMMIT;
+    END LOOP;
+    t0 := clock_timestamp();
+    deadline := t0 + make_interval(secs => secs);
+    LOOP
+        FOR j IN 1..64 LOOP
+            id_ := floor(random() * n)::integer + 1;
+            SELECT c INTO v FROM sbtest1 WHERE id = id_;
+            COMMIT;
+        END LOOP;
+        i := i + 64;
+        EXIT WHEN clock_timestamp() >= deadline;
+    END LOOP;
+    iters := i;
+    qps := i / extract(epoch FROM clock_timestamp() - t0);
+END
+$proc$;
+SQL
+
+pg_version=$(q -c "SHOW server_version")
+echo "microbench benchmark: Postgres $pg_version, $(sysbench --version), $(nproc) CPUs"
+echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE (1 table, 1 client)"
+echo
+
+# ---- 3. prepare time: bench_prepare vs sysbench prepare --------------------
+# Before each timed prepare (untimed): drop sbtest1 and CHECKPOINT, so neither
+# side inherits the other's dirty buffers or a checkpoint in progress.
+prep_ours() {
+    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT" 2>/dev/null
+    local t0 t1
+    t0=$(now)
+    q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >"$log/prep_ours.out"
+    t1=$(now)
+    elapsed "$t0" "$t1"
+}
+prep_peer() {
+    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT" 2>/dev/null
+    local t0 t1
+    t0=$(now)
+    "${sb[@]}" oltp_point_select prepare >"$log/prep_sysbench.out" 2>&1
+    t1=$(now)
+    elapsed "$t0" "$t1"
+}
+
+prep_o=() prep_p=()
+echo "raw: prepare seconds ($TABLE_SIZE rows; odd rounds ours first, even rounds sysbench first)"
+for ((r = 1; r <= ROUNDS; r++)); do
+    if ((r % 2)); then o=$(prep_ours); p=$(prep_peer); else p=$(prep_peer); o=$(prep_ours); fi
+    prep_o+=("$o") prep_p+=("$p")
+    printf '  round %d: ours %8.3f s  sysbench %8.3f s  ratio %5.2fx\n' "$r" "$o" "$p" "$(ratio "$o" "$p")"
+done
+echo
+
+# ---- 1 + 2. point-query QPS ------------------------------------------------
+# One data set for all QPS runs: bench_prepare's, vacuumed so every run reads
+# the same all-visible, hinted heap.
+q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >/dev/null
+q -c "VACUUM (ANALYZE) sbtest1" -c "CHECKPOINT"
+
+qps_ours() {
+    q -c "SELECT round(qps::numeric, 1) FROM bench_run('point-query', seconds => $RUN_SECONDS, warmup => $WARMUP, clients => 1)"
+}
+qps_proc() {
+    q -F ' ' -c "CALL peer_point_query($RUN_SECONDS, $WARMUP, $TABLE_SIZE)" | awk '{ printf "%.1f", $1 }'
+}
+qps_sysbench() {
+    # --report-checkpoints=WARMUP resets the counters after the warm-up, so
+    # the final "queries:" figure covers only the last RUN_SECONDS.
+    local args=(--threads=1 --time=$((RUN_SECONDS + WARMUP)))
+    ((WARMUP > 0)) && args+=(--report-checkpoints="$WARMUP")
+    "${sb[@]}" "${args[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
+    local v
+    v=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec\.).*/\1/p' "$log/sysbench_run.out" | tail -n 1)
+    [ -n "$v" ] || { echo "run_bench.sh: no 'queries:' line in sysbench output" >&2; cat "$log/sysbench_run.out" >&2; return 1; }
+    echo "$v"
+}
+
+qo=() qp=() qs=()
+echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; order alternates per round)"
+for ((r = 1; r <= ROUNDS; r++)); do
+    if ((r % 2)); then
+        o=$(qps_ours); p=$(qps_proc); s=$(qps_sysbench)
+    else
+        s=$(qps_sysbench); p=$(qps_proc); o=$(qps_ours)
+    fi
+    qo+=("$o") qp+=("$p") qs+=("$s")
+    printf '  round %d: ours %10.1f  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)\n' \
+        "$r" "$o" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")"
+done
+echo
+
+# ---- summary ---------------------------------------------------------------
+row() {  # metric ours peer ratio goal-op goal
+    local met
+    met=$(awk -v r="$4" -v op="$5" -v g="$6" 'BEGIN { print ((op == ">=" ? r >= g : r <= g) ? "met" : "MISSED") }')
+    printf '%-40s %11s %11s %8sx   %s %sx  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$met"
+}
+mo=$(median "${qo[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
+po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}")
+rows_label=$(awk -v n="$TABLE_SIZE" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1000000; else if (n % 1000 == 0) printf "%dk", n / 1000; else printf "%d", n }')
+echo "medians of $ROUNDS alternating rounds"
+printf '%-40s %11s %11s %9s   %s\n' metric ours peer ratio goal
+row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" "$(ratio "$mo" "$mp")" ">=" 1.2
+row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" "$(ratio "$mo" "$ms")" ">=" 4
+row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" "$(ratio "$po" "$pp")" "<=" 0.10

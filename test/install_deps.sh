@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test/install_deps.sh — install the Debian packages microbench needs, if missing.
+#
+# Called by `make test`, `make demo` and `make bench`, and by CI, so a fresh
+# Debian machine needs no manual set-up.  Installs only what is absent;
+# needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+    build-essential
+    postgresql-15 postgresql-server-dev-15 postgresql-contrib
+    postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl
+    libpq-dev sysbench
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,34 @@
+-- 02_prepare.sql — bench_prepare creates and loads the data set exactly as
+-- WORKLOADS.md says: columns, serial id, primary key, index k_N, values.
+BEGIN;
+SELECT plan(14);
+
+CREATE SCHEMA prep;
+SET LOCAL search_path = prep, public;
+SELECT lives_ok($$SELECT * FROM bench_prepare(2, 5000, seed => 1)$$,
+                'bench_prepare(2, 5000) runs');
+
+SELECT tables_are('prep', ARRAY['sbtest1', 'sbtest2'], 'it creates sbtest1 and sbtest2 in the current schema');
+SELECT columns_are('prep', 'sbtest1', ARRAY['id', 'k', 'c', 'pad'], 'sbtest1 has id, k, c, pad');
+SELECT col_type_is('prep', 'sbtest1', 'id', 'integer', 'id is integer');
+SELECT col_type_is('prep', 'sbtest1', 'c', 'character(120)', 'c is char(120)');
+SELECT col_type_is('prep', 'sbtest1', 'pad', 'character(60)', 'pad is char(60)');
+SELECT col_is_pk('prep', 'sbtest1', 'id', 'id is the primary key');
+SELECT has_index('prep', 'sbtest2', 'k_2', ARRAY['k'], 'the secondary index k_2 is on sbtest2 (k)');
+SELECT is((SELECT count(*) FROM prep.sbtest1), 5000::bigint, 'sbtest1 has table_size rows');
+SELECT ok((SELECT min(id) = 1 AND max(id) = 5000 AND count(DISTINCT id) = 5000 FROM prep.sbtest2),
+          'ids are 1 .. table_size');
+SELECT ok((SELECT bool_and(k BETWEEN 1 AND 5000) AND count(DISTINCT k) > 2500 FROM prep.sbtest1),
+          'k is random in [1, table_size]');
+SELECT ok((SELECT bool_and(c::text ~ '^([0-9]{11}-){9}[0-9]{11}$' AND pad::text ~ '^([0-9]{11}-){4}[0-9]{11}$')
+           FROM prep.sbtest1),
+          'c is ten and pad five groups of 11 digits joined by -');
+
+INSERT INTO prep.sbtest1 (k, c, pad) VALUES (1, 'x', 'y');
+SELECT is((SELECT max(id) FROM prep.sbtest1), 5001, 'the id sequence continues after the load');
+
+SELECT * FROM bench_prepare(1, 100, seed => 1);
+SELECT tables_are('prep', ARRAY['sbtest1'], 'preparing fewer tables drops the extra ones');
+
+SELECT * FROM finish();
+ROLLBACK;
