@@ -39,6 +39,7 @@
 #include "utils/timestamp.h"
 
 #include "mb_host.h"
+#include "mb_report.h"
 #include "mb_shared.h"
 
 PG_MODULE_MAGIC;
@@ -456,16 +457,19 @@ report_progress(mb_run *run, double elapsed, double interval,
 {
 	mb_totals  *now = palloc(sizeof(mb_totals));
 	mb_hist    *delta = palloc(sizeof(mb_hist));
+	mb_interval_figures f;
+	char		line[256];
 
 	collect_totals(run, now);
 	mb_hist_subtract(delta, &now->latency, &previous->latency);
-	ereport(NOTICE,
-			(errmsg_internal("[ %.0fs ] thds: %d tps: %.2f qps: %.2f lat (ms,95%%): %.2f err/s: %.2f",
-							 elapsed, run->started,
-							 (now->events - previous->events) / interval,
-							 (now->queries - previous->queries) / interval,
-							 mb_hist_percentile_ms(delta, 95.0),
-							 (now->errors - previous->errors) / interval)));
+	f.elapsed_s = elapsed;
+	f.threads = run->started;
+	f.tps = (now->events - previous->events) / interval;
+	f.qps = (now->queries - previous->queries) / interval;
+	f.p95_ms = mb_hist_percentile_ms(delta, 95.0);
+	f.errors_per_s = (now->errors - previous->errors) / interval;
+	mb_report_interval_line(line, sizeof(line), &f);
+	ereport(NOTICE, (errmsg_internal("%s", line)));
 	memcpy(previous, now, sizeof(mb_totals));
 	pfree(now);
 	pfree(delta);
