@@ -1,8 +1,9 @@
 # Makefile — microbench: build, install, test and demo.
 #
-#   make            build the extension (and, where present, the client)
+#   make            build the extension and the MySQL/MariaDB client
 #   make install    install the extension into the Postgres of pg_config
-#   make test       unit tests, then pgTAP tests on a throwaway cluster
+#   make test       unit tests, pgTAP tests on a throwaway cluster, and the
+#                   client's tests on a throwaway MariaDB
 #   make demo       install what is missing, start a throwaway cluster and
 #                   run a few microbenchmarks
 #   make bench      the benchmark script (ratios against peers)
@@ -11,10 +12,11 @@
 PG_CONFIG ?= pg_config
 export PG_CONFIG
 
-.PHONY: all install test unit-test pg-test demo bench deps clean
+.PHONY: all install test unit-test pg-test mysql-test demo bench deps clean
 
 all:
 	$(MAKE) -C extension
+	$(MAKE) -C mysql_client
 
 install: all
 	$(MAKE) -C extension install
@@ -25,9 +27,13 @@ unit-test:
 pg-test: install
 	test/run_pg_tests.sh
 
+mysql-test: all
+	test/run_mysql_tests.sh
+
 test: deps
 	$(MAKE) unit-test
 	$(MAKE) pg-test
+	$(MAKE) mysql-test
 
 deps:
 	test/install_deps.sh
@@ -42,5 +48,6 @@ bench: deps
 
 clean:
 	$(MAKE) -C extension clean
+	$(MAKE) -C mysql_client clean
 	$(MAKE) -C test/unit clean
 	rm -f common/*.o

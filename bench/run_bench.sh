@@ -63,7 +63,8 @@ trap 'exit 130' INT TERM
 unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
 
-q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+load() { cut -d' ' -f1 /proc/loadavg; }   # shown per round: other load skews timings
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -81,8 +82,8 @@ q -c "CREATE EXTENSION microbench"
 # The PL/pgSQL peer: the same statement as bench_run's point-query (the id is
 # computed into a variable first, so the query is "WHERE id = $1" with an
 # index lookup; a volatile random() in the WHERE clause would force a seq
-# scan), a COMMIT after every event, a warm-up not counted, and QPS =
-# iterations / clock_timestamp() elapsed.  The clock is read every 64 events.
+# scan), a COMMIT after every event, a warm-up that is not counted, and
+# QPS = iterations / elapsed seconds by clock_timestamp().
 q <<'SQL'
 CREATE PROCEDURE public.peer_point_query(secs float8, warmup float8, n integer,
                                          INOUT qps float8 DEFAULT NULL,
@@ -104,12 +105,10 @@ BEGIN
     t0 := clock_timestamp();
     deadline := t0 + make_interval(secs => secs);
     LOOP
-        FOR j IN 1..64 LOOP
-            id_ := floor(random() * n)::integer + 1;
-            SELECT c INTO v FROM sbtest1 WHERE id = id_;
-            COMMIT;
-        END LOOP;
-        i := i + 64;
+        id_ := floor(random() * n)::integer + 1;
+        SELECT c INTO v FROM sbtest1 WHERE id = id_;
+        COMMIT;
+        i := i + 1;
         EXIT WHEN clock_timestamp() >= deadline;
     END LOOP;
     iters := i;
@@ -127,7 +126,7 @@ echo
 # Before each timed prepare (untimed): drop sbtest1 and CHECKPOINT, so neither
 # side inherits the other's dirty buffers or a checkpoint in progress.
 prep_ours() {
-    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT" 2>/dev/null
+    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT"
     local t0 t1
     t0=$(now)
     q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >"$log/prep_ours.out"
@@ -135,7 +134,7 @@ prep_ours() {
     elapsed "$t0" "$t1"
 }
 prep_peer() {
-    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT" 2>/dev/null
+    q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT"
     local t0 t1
     t0=$(now)
     "${sb[@]}" oltp_point_select prepare >"$log/prep_sysbench.out" 2>&1
@@ -146,17 +145,24 @@ prep_peer() {
 prep_o=() prep_p=()
 echo "raw: prepare seconds ($TABLE_SIZE rows; odd rounds ours first, even rounds sysbench first)"
 for ((r = 1; r <= ROUNDS; r++)); do
+    la=$(load)
     if ((r % 2)); then o=$(prep_ours); p=$(prep_peer); else p=$(prep_peer); o=$(prep_ours); fi
     prep_o+=("$o") prep_p+=("$p")
-    printf '  round %d: ours %8.3f s  sysbench %8.3f s  ratio %5.2fx\n' "$r" "$o" "$p" "$(ratio "$o" "$p")"
+    printf '  round %d: ours %8.3f s  sysbench %8.3f s  ratio %5.2fx   (loadavg %s)\n' "$r" "$o" "$p" "$(ratio "$o" "$p")" "$la"
 done
 echo
 
 # ---- 1 + 2. point-query QPS ------------------------------------------------
 # One data set for all QPS runs: bench_prepare's, vacuumed so every run reads
-# the same all-visible, hinted heap.
+# the same all-visible, hinted heap, and pulled into shared buffers
+# (pg_prewarm, from postgresql-contrib, if present) so the first round does
+# not start cold.
 q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >/dev/null
 q -c "VACUUM (ANALYZE) sbtest1" -c "CHECKPOINT"
+if q -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" 2>/dev/null; then
+    q -c "SELECT pg_prewarm('sbtest1_pkey'), pg_prewarm('sbtest1')" >/dev/null
+fi
+echo "sbtest1: $(q -c "SELECT pg_size_pretty(pg_relation_size('sbtest1')) || ' heap, ' || pg_size_pretty(pg_relation_size('sbtest1_pkey')) || ' primary key, shared_buffers ' || current_setting('shared_buffers')")"
 
 qps_ours() {
     q -c "SELECT round(qps::numeric, 1) FROM bench_run('point-query', seconds => $RUN_SECONDS, warmup => $WARMUP, clients => 1)"
@@ -179,14 +185,15 @@ qps_sysbench() {
 qo=() qp=() qs=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; order alternates per round)"
 for ((r = 1; r <= ROUNDS; r++)); do
+    la=$(load)
     if ((r % 2)); then
         o=$(qps_ours); p=$(qps_proc); s=$(qps_sysbench)
     else
         s=$(qps_sysbench); p=$(qps_proc); o=$(qps_ours)
     fi
     qo+=("$o") qp+=("$p") qs+=("$s")
-    printf '  round %d: ours %10.1f  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)\n' \
-        "$r" "$o" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")"
+    printf '  round %d: ours %10.1f  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)   (loadavg %s)\n' \
+        "$r" "$o" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
 done
 echo
 

@@ -59,3 +59,43 @@ COMMENT ON TABLE microbench.runs IS
     'one row per finished microbenchmark run (see WORKLOADS.md for the counting rules)';
 COMMENT ON COLUMN microbench.runs.qps IS 'queries / elapsed_seconds, BEGIN and COMMIT counted';
 COMMENT ON COLUMN microbench.runs.tps IS 'events / elapsed_seconds';
+
+-- Runs that a client could not insert directly (no results database given,
+-- or it was down) arrive as JSON lines, one object per run with the column
+-- names of microbench.runs.  Load a file into the queue, then import it:
+--   \copy microbench.import_queue (doc) FROM 'microbench-results.jsonl'
+--         WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+--   SELECT microbench.import_runs();
+-- (the csv options with unused control characters pass each line through
+-- untouched, backslashes included).
+CREATE TABLE IF NOT EXISTS microbench.import_queue (
+    doc jsonb NOT NULL
+);
+
+CREATE OR REPLACE FUNCTION microbench.import_runs()
+RETURNS bigint
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH queued AS (
+        DELETE FROM microbench.import_queue RETURNING doc
+    ), inserted AS (
+        INSERT INTO microbench.runs (dbms, version, version_string, compiler, label, workload,
+            phase, tables, table_size, range_size, clients, rand_type, seed, seconds, warmup,
+            started_at, ended_at, elapsed_seconds, events, queries, errors, rows_scanned, qps,
+            tps, rows_per_second, lat_avg_ms, lat_p95_ms, lat_p99_ms, lat_max_ms, host,
+            cpu_model, cpu_cores, memory_bytes, kernel, driver)
+        SELECT r.dbms, r.version, r.version_string, r.compiler, r.label, r.workload,
+            r.phase, r.tables, r.table_size, r.range_size, r.clients, r.rand_type, r.seed,
+            r.seconds, r.warmup, r.started_at, r.ended_at, r.elapsed_seconds, r.events,
+            r.queries, r.errors, r.rows_scanned, r.qps, r.tps, r.rows_per_second,
+            r.lat_avg_ms, r.lat_p95_ms, r.lat_p99_ms, r.lat_max_ms, r.host, r.cpu_model,
+            r.cpu_cores, r.memory_bytes, r.kernel, coalesce(r.driver, 'microbench-mysql')
+        FROM queued, jsonb_populate_record(NULL::microbench.runs, queued.doc) AS r
+        RETURNING 1
+    )
+    SELECT count(*) FROM inserted
+$$;
+
+COMMENT ON FUNCTION microbench.import_runs() IS
+    'move the runs queued in microbench.import_queue (JSON lines from microbench-mysql) into microbench.runs';

@@ -11,6 +11,7 @@ packages=(
     postgresql-15 postgresql-server-dev-15 postgresql-contrib
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl
     libpq-dev sysbench
+    mariadb-server mariadb-client libmariadb-dev
 )
 
 missing=()
@@ -25,3 +26,7 @@ sudo=""
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# the packages start system servers; the tests start their own throwaway ones
+if [ "$(id -u)" = 0 ] && command -v service >/dev/null; then
+    service mariadb stop >/dev/null 2>&1 || true
+fi

@@ -1,0 +1,116 @@
+/*
+ * mbm.h — shared declarations of microbench-mysql, the MySQL/MariaDB driver.
+ *
+ * The client runs the catalog of common/ against MySQL or MariaDB with the
+ * same statements, values, transaction boundaries and counting as the
+ * Postgres extension, and records its runs in the same results schema.
+ * Modules: mbm_main.c (command line), mbm_mysql.c (the DBMS driver: connect,
+ * prepare, bind, execute), mbm_prepare.c (prepare/cleanup), mbm_run.c
+ * (clients, phases, progress, summary), mbm_results.c (results database or
+ * JSON-lines file).
+ */
+#ifndef MBM_H
+#define MBM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mysql.h>
+
+#include "mb_catalog.h"
+#include "mb_hist.h"
+#include "mb_host.h"
+#include "mb_rand.h"
+
+#define MBM_VERSION "0.1"
+
+/* Exit codes: 2 for anything the user can fix in the request. */
+#define MBM_EXIT_OK			0
+#define MBM_EXIT_FAILED		1
+#define MBM_EXIT_BAD_INPUT	2
+
+typedef struct mbm_options
+{
+	int			threads;
+	double		time_s;
+	double		warmup_s;
+	int			tables;
+	int64_t		table_size;
+	int			range_size;		/* 0: the catalog's */
+	mb_rand_type rand_type;
+	bool		seeded;
+	uint64_t	seed;
+	double		report_interval;
+	/* connection; NULL/0 means "library default or --defaults-file" */
+	const char *host;
+	int			port;
+	const char *socket;
+	const char *user;
+	const char *db;
+	const char *defaults_file;
+	const char *engine;
+	/* recording */
+	const char *label;
+	const char *phase;
+	const char *results_db;		/* libpq conninfo */
+	const char *results_file;	/* JSON-lines fallback */
+} mbm_options;
+
+/* ---- mbm_mysql.c: the driver ---- */
+
+typedef struct mbm_stmt mbm_stmt;
+
+/* What the server says about itself, for the result row. */
+typedef struct mbm_server_facts
+{
+	char		dbms[16];		/* "mysql" or "mariadb" */
+	char		version[64];	/* "10.11.6" */
+	char		version_string[256];	/* VERSION() plus version_comment */
+} mbm_server_facts;
+
+/* Connect; on failure returns NULL with a one-line reason in err. */
+extern MYSQL *mbm_connect(const mbm_options *o, char *err, size_t errlen);
+/* Run a statement given as text and discard any result; 0 on success. */
+extern int	mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen);
+extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
+								  char *err, size_t errlen);
+/*
+ * Bind values, execute, and read and discard every row, as a client that
+ * uses the result would; returns the rows read, or -1 with err set.
+ */
+extern int64_t mbm_stmt_execute(mbm_stmt *stmt, const mb_bind_value *values,
+								 int nvalues, char *err, size_t errlen);
+extern void mbm_stmt_close(mbm_stmt *stmt);
+extern int	mbm_server_facts_read(MYSQL *conn, mbm_server_facts *facts,
+								  char *err, size_t errlen);
+
+/* ---- mbm_prepare.c ---- */
+extern int	mbm_prepare(const mbm_options *o);
+extern int	mbm_cleanup(const mbm_options *o);
+
+/* ---- mbm_run.c ---- */
+
+/* The outcome of a run, what the result row is made of. */
+typedef struct mbm_result
+{
+	const mb_workload *workload;
+	int			range;
+	mbm_server_facts server;
+	mb_host_facts host;
+	double		started_at;		/* epoch seconds, measured window */
+	double		ended_at;
+	double		elapsed_s;
+	uint64_t	events;
+	uint64_t	queries;
+	uint64_t	errors;
+	int64_t		rows_scanned;	/* -1 unless scan */
+	mb_hist		latency;
+} mbm_result;
+
+extern int	mbm_run(const mbm_options *o, const mb_workload *w);
+
+/* ---- mbm_results.c ---- */
+extern int	mbm_record_result(const mbm_options *o, const mbm_result *r);
+
+#endif							/* MBM_H */

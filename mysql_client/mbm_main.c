@@ -1,0 +1,296 @@
+/*
+ * mbm_main.c — microbench-mysql's command line.
+ *
+ * sysbench-familiar options (--threads, --time, --table-size, --mysql-host,
+ * ...) and commands (list, prepare, run WORKLOAD, cleanup).  Every request
+ * is validated before anything connects; a bad one gets a single line on
+ * stderr and exit code 2.  The password is never an option: it comes from
+ * MYSQL_PWD or from --defaults-file, and is never printed.
+ */
+#include "mbm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+			"microbench-mysql %s — the microbench workloads against MySQL and MariaDB\n"
+			"\n"
+			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | cleanup\n"
+			"\n"
+			"Commands:\n"
+			"  list                 the 32 microbenchmarks (name, group, queries per event)\n"
+			"  prepare              create and load sbtest1..N, index k_N after the load\n"
+			"  run WORKLOAD         run one microbenchmark and record the result\n"
+			"  cleanup              drop the sbtest tables\n"
+			"\n"
+			"Run options:\n"
+			"  --threads=N          clients, one connection each [1]\n"
+			"  --time=SECONDS       measured window [60]\n"
+			"  --warmup-time=SECONDS  events before the window, not counted [5]\n"
+			"  --tables=N           number of sbtest tables [1]\n"
+			"  --table-size=N       rows per table (the key range) [1000000]\n"
+			"  --range-size=N       R for workloads that have one [the catalog's]\n"
+			"  --rand-type=NAME     uniform, zipfian, gaussian, pareto, special [uniform]\n"
+			"  --rand-seed=N        repeatable key sequences [from the clock]\n"
+			"  --report-interval=SECONDS  progress line every N seconds [0: none]\n"
+			"\n"
+			"Connection (the password comes from MYSQL_PWD or --defaults-file):\n"
+			"  --mysql-host=HOST  --mysql-port=PORT  --mysql-socket=PATH\n"
+			"  --mysql-user=USER  --mysql-db=DB [sbtest]  --defaults-file=FILE\n"
+			"  --mysql-engine=ENGINE  storage engine for prepare [InnoDB]\n"
+			"\n"
+			"Recording:\n"
+			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
+			"  --phase=pre|post     before or after the write benchmarks [post]\n"
+			"  --results-db=CONNINFO  Postgres results database (libpq string or URI)\n"
+			"  --results-file=PATH  JSON-lines file used when no results database is\n"
+			"                       given or it cannot be reached [microbench-results.jsonl]\n",
+			MBM_VERSION);
+}
+
+static void
+bad_input(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "microbench-mysql: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see --help)\n");
+	exit(MBM_EXIT_BAD_INPUT);
+}
+
+static long long
+parse_int(const char *name, const char *text, long long min, long long max)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+	{
+		char		msg[256];
+
+		snprintf(msg, sizeof(msg), "--%s must be an integer between %lld and %lld, not \"%%s\"",
+				 name, min, max);
+		bad_input(msg, text);
+	}
+	return v;
+}
+
+static double
+parse_seconds(const char *name, const char *text, bool allow_zero)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno != 0 || end == text || *end != '\0' || isnan(v) || isinf(v) ||
+		v < 0 || (!allow_zero && v == 0) || v > 7 * 24 * 3600.0)
+	{
+		char		msg[256];
+
+		snprintf(msg, sizeof(msg), "--%s must be %s seconds (at most a week), not \"%%s\"",
+				 name, allow_zero ? "zero or more" : "a positive number of");
+		bad_input(msg, text);
+	}
+	return v;
+}
+
+enum
+{
+	OPT_THREADS = 1000, OPT_TIME, OPT_WARMUP, OPT_TABLES, OPT_TABLE_SIZE,
+	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
+	OPT_HOST, OPT_PORT, OPT_SOCKET, OPT_USER, OPT_DB, OPT_DEFAULTS_FILE,
+	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP
+};
+
+static const struct option long_options[] = {
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"warmup-time", required_argument, NULL, OPT_WARMUP},
+	{"tables", required_argument, NULL, OPT_TABLES},
+	{"table-size", required_argument, NULL, OPT_TABLE_SIZE},
+	{"range-size", required_argument, NULL, OPT_RANGE_SIZE},
+	{"rand-type", required_argument, NULL, OPT_RAND_TYPE},
+	{"rand-seed", required_argument, NULL, OPT_RAND_SEED},
+	{"report-interval", required_argument, NULL, OPT_REPORT_INTERVAL},
+	{"mysql-host", required_argument, NULL, OPT_HOST},
+	{"mysql-port", required_argument, NULL, OPT_PORT},
+	{"mysql-socket", required_argument, NULL, OPT_SOCKET},
+	{"mysql-user", required_argument, NULL, OPT_USER},
+	{"mysql-db", required_argument, NULL, OPT_DB},
+	{"defaults-file", required_argument, NULL, OPT_DEFAULTS_FILE},
+	{"mysql-engine", required_argument, NULL, OPT_ENGINE},
+	{"label", required_argument, NULL, OPT_LABEL},
+	{"phase", required_argument, NULL, OPT_PHASE},
+	{"results-db", required_argument, NULL, OPT_RESULTS_DB},
+	{"results-file", required_argument, NULL, OPT_RESULTS_FILE},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0}
+};
+
+static void
+parse_options(int argc, char **argv, mbm_options *o)
+{
+	int			ch;
+
+	memset(o, 0, sizeof(*o));
+	o->threads = 1;
+	o->time_s = 60;
+	o->warmup_s = 5;
+	o->tables = 1;
+	o->table_size = 1000000;
+	o->rand_type = MB_RAND_UNIFORM;
+	o->db = "sbtest";
+	o->engine = "InnoDB";
+	o->phase = "post";
+	o->results_file = "microbench-results.jsonl";
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
+	{
+		switch (ch)
+		{
+			case OPT_THREADS:
+				o->threads = (int) parse_int("threads", optarg, 1, 10000);
+				break;
+			case OPT_TIME:
+				o->time_s = parse_seconds("time", optarg, false);
+				break;
+			case OPT_WARMUP:
+				o->warmup_s = parse_seconds("warmup-time", optarg, true);
+				break;
+			case OPT_TABLES:
+				o->tables = (int) parse_int("tables", optarg, 1, 100000);
+				break;
+			case OPT_TABLE_SIZE:
+				o->table_size = parse_int("table-size", optarg, 1, 2147483647);
+				break;
+			case OPT_RANGE_SIZE:
+				o->range_size = (int) parse_int("range-size", optarg, 1, 100000);
+				break;
+			case OPT_RAND_TYPE:
+				if (mb_rand_type_parse(optarg, &o->rand_type) != 0)
+					bad_input("unknown --rand-type \"%s\"", optarg);
+				break;
+			case OPT_RAND_SEED:
+				o->seeded = true;
+				o->seed = (uint64_t) parse_int("rand-seed", optarg, 0, INT64_MAX);
+				break;
+			case OPT_REPORT_INTERVAL:
+				o->report_interval = parse_seconds("report-interval", optarg, true);
+				break;
+			case OPT_HOST:
+				o->host = optarg;
+				break;
+			case OPT_PORT:
+				o->port = (int) parse_int("mysql-port", optarg, 1, 65535);
+				break;
+			case OPT_SOCKET:
+				o->socket = optarg;
+				break;
+			case OPT_USER:
+				o->user = optarg;
+				break;
+			case OPT_DB:
+				o->db = optarg;
+				break;
+			case OPT_DEFAULTS_FILE:
+				o->defaults_file = optarg;
+				break;
+			case OPT_ENGINE:
+				if (optarg[0] == '\0' || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+												"abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(optarg))
+					bad_input("--mysql-engine must be an engine name, not \"%s\"", optarg);
+				o->engine = optarg;
+				break;
+			case OPT_LABEL:
+				o->label = optarg;
+				break;
+			case OPT_PHASE:
+				if (strcmp(optarg, "pre") != 0 && strcmp(optarg, "post") != 0)
+					bad_input("--phase must be pre or post, not \"%s\"", optarg);
+				o->phase = optarg;
+				break;
+			case OPT_RESULTS_DB:
+				o->results_db = optarg;
+				break;
+			case OPT_RESULTS_FILE:
+				o->results_file = optarg;
+				break;
+			case OPT_HELP:
+			case 'h':
+				usage(stdout);
+				exit(MBM_EXIT_OK);
+			default:
+				bad_input("unknown or incomplete option \"%s\"", argv[optind - 1]);
+		}
+	}
+}
+
+static void
+list_workloads(void)
+{
+	int			i;
+
+	printf("%-26s %-36s %s\n", "name", "group", "queries/event");
+	for (i = 0; i < mb_catalog_num_workloads; i++)
+	{
+		const mb_workload *w = &mb_catalog_workloads[i];
+
+		printf("%-26s %-36s %d\n", w->name, mb_catalog_group_name(w->group),
+			   mb_catalog_queries_per_event(w));
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	mbm_options o;
+	const char *command;
+	int			rc;
+
+	parse_options(argc, argv, &o);
+	if (optind >= argc)
+		bad_input("%s", "no command given: list, prepare, run WORKLOAD or cleanup");
+	command = argv[optind];
+
+	if (strcmp(command, "list") == 0)
+	{
+		list_workloads();
+		return MBM_EXIT_OK;
+	}
+	if (mysql_library_init(0, NULL, NULL) != 0)
+	{
+		fprintf(stderr, "microbench-mysql: cannot initialise the MySQL client library\n");
+		return MBM_EXIT_FAILED;
+	}
+	if (strcmp(command, "prepare") == 0)
+		rc = mbm_prepare(&o);
+	else if (strcmp(command, "cleanup") == 0)
+		rc = mbm_cleanup(&o);
+	else if (strcmp(command, "run") == 0)
+	{
+		const mb_workload *w;
+
+		if (optind + 1 >= argc)
+			bad_input("%s", "run needs a workload name (microbench-mysql list shows them)");
+		w = mb_catalog_find(argv[optind + 1]);
+		if (w == NULL)
+			bad_input("unknown workload \"%s\" (microbench-mysql list shows them)", argv[optind + 1]);
+		if (o.range_size > 0 && w->default_range == 0)
+			bad_input("workload \"%s\" has no range to set with --range-size", w->name);
+		rc = mbm_run(&o, w);
+	}
+	else
+		bad_input("unknown command \"%s\"", command);
+	mysql_library_end();
+	return rc;
+}

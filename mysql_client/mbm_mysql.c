@@ -1,0 +1,221 @@
+/*
+ * mbm_mysql.c — the MySQL/MariaDB driver: connect, prepare, bind, execute.
+ *
+ * Only the C API that Oracle's libmysqlclient and MariaDB Connector/C share
+ * is used, so the client builds against either.  Statements are server-side
+ * prepared (mysql_stmt_*) once per connection and executed with bound
+ * values; every result is read in full and discarded, as sysbench does, so
+ * the server's work of sending rows is part of each query.
+ */
+#include "mbm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mbm_stmt
+{
+	MYSQL_STMT *stmt;
+	int			nparams;
+	MYSQL_BIND *binds;
+	unsigned long *lengths;
+	int32_t    *ints;
+};
+
+static void
+set_error(char *err, size_t errlen, const char *what, const char *detail)
+{
+	snprintf(err, errlen, "%s: %s", what, detail);
+}
+
+MYSQL *
+mbm_connect(const mbm_options *o, char *err, size_t errlen)
+{
+	MYSQL	   *conn = mysql_init(NULL);
+	const char *password = getenv("MYSQL_PWD");
+
+	if (conn == NULL)
+	{
+		set_error(err, errlen, "cannot connect", "out of memory");
+		return NULL;
+	}
+	if (o->defaults_file)
+	{
+		/* user, password, host ... from the file, unless given as options */
+		mysql_options(conn, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
+		mysql_options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
+	}
+	if (mysql_real_connect(conn, o->host, o->user, password, o->db,
+						   (unsigned int) o->port, o->socket, 0) == NULL)
+	{
+		set_error(err, errlen, "cannot connect to the MySQL server", mysql_error(conn));
+		mysql_close(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+int
+mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen)
+{
+	MYSQL_RES  *res;
+
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0)
+	{
+		set_error(err, errlen, sql, mysql_error(conn));
+		return -1;
+	}
+	res = mysql_store_result(conn);
+	if (res)
+		mysql_free_result(res);
+	else if (mysql_field_count(conn) != 0)
+	{
+		set_error(err, errlen, sql, mysql_error(conn));
+		return -1;
+	}
+	return 0;
+}
+
+mbm_stmt *
+mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t errlen)
+{
+	mbm_stmt   *s = calloc(1, sizeof(mbm_stmt));
+
+	if (s == NULL)
+	{
+		set_error(err, errlen, "prepare", "out of memory");
+		return NULL;
+	}
+	s->nparams = nparams;
+	s->stmt = mysql_stmt_init(conn);
+	s->binds = calloc(nparams > 0 ? nparams : 1, sizeof(MYSQL_BIND));
+	s->lengths = calloc(nparams > 0 ? nparams : 1, sizeof(unsigned long));
+	s->ints = calloc(nparams > 0 ? nparams : 1, sizeof(int32_t));
+	if (s->stmt == NULL || s->binds == NULL || s->lengths == NULL || s->ints == NULL)
+	{
+		set_error(err, errlen, "prepare", "out of memory");
+		mbm_stmt_close(s);
+		return NULL;
+	}
+	if (mysql_stmt_prepare(s->stmt, sql, (unsigned long) strlen(sql)) != 0)
+	{
+		set_error(err, errlen, sql, mysql_stmt_error(s->stmt));
+		mbm_stmt_close(s);
+		return NULL;
+	}
+	if ((int) mysql_stmt_param_count(s->stmt) != nparams)
+	{
+		set_error(err, errlen, sql, "unexpected number of parameters");
+		mbm_stmt_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+int64_t
+mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
+				 char *err, size_t errlen)
+{
+	int			i;
+	int64_t		rows = 0;
+
+	for (i = 0; i < nvalues; i++)
+	{
+		MYSQL_BIND *b = &s->binds[i];
+
+		memset(b, 0, sizeof(*b));
+		if (values[i].is_text)
+		{
+			b->buffer_type = MYSQL_TYPE_STRING;
+			b->buffer = (void *) values[i].text;
+			s->lengths[i] = (unsigned long) values[i].text_len;
+			b->buffer_length = s->lengths[i];
+			b->length = &s->lengths[i];
+		}
+		else
+		{
+			s->ints[i] = values[i].int_value;
+			b->buffer_type = MYSQL_TYPE_LONG;
+			b->buffer = &s->ints[i];
+		}
+	}
+	if (nvalues > 0 && mysql_stmt_bind_param(s->stmt, s->binds) != 0)
+	{
+		set_error(err, errlen, "bind", mysql_stmt_error(s->stmt));
+		return -1;
+	}
+	if (mysql_stmt_execute(s->stmt) != 0)
+	{
+		set_error(err, errlen, "execute", mysql_stmt_error(s->stmt));
+		return -1;
+	}
+	if (mysql_stmt_field_count(s->stmt) > 0)
+	{
+		if (mysql_stmt_store_result(s->stmt) != 0)
+		{
+			set_error(err, errlen, "fetch", mysql_stmt_error(s->stmt));
+			return -1;
+		}
+		rows = (int64_t) mysql_stmt_num_rows(s->stmt);
+		mysql_stmt_free_result(s->stmt);
+	}
+	return rows;
+}
+
+void
+mbm_stmt_close(mbm_stmt *s)
+{
+	if (s == NULL)
+		return;
+	if (s->stmt)
+		mysql_stmt_close(s->stmt);
+	free(s->binds);
+	free(s->lengths);
+	free(s->ints);
+	free(s);
+}
+
+/* First column of the first row of a text query, or "" */
+static int
+query_value(MYSQL *conn, const char *sql, char *out, size_t outlen,
+			char *err, size_t errlen)
+{
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+
+	out[0] = '\0';
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+		(res = mysql_store_result(conn)) == NULL)
+	{
+		set_error(err, errlen, sql, mysql_error(conn));
+		return -1;
+	}
+	row = mysql_fetch_row(res);
+	if (row && row[0])
+		snprintf(out, outlen, "%s", row[0]);
+	mysql_free_result(res);
+	return 0;
+}
+
+int
+mbm_server_facts_read(MYSQL *conn, mbm_server_facts *f, char *err, size_t errlen)
+{
+	char		version[128];
+	char		comment[128];
+	size_t		n;
+
+	memset(f, 0, sizeof(*f));
+	if (query_value(conn, "SELECT VERSION()", version, sizeof(version), err, errlen) != 0 ||
+		query_value(conn, "SELECT @@version_comment", comment, sizeof(comment), err, errlen) != 0)
+		return -1;
+	/* MariaDB says so in its version ("10.11.6-MariaDB-0+deb12u1") */
+	snprintf(f->dbms, sizeof(f->dbms), "%s",
+			 strstr(version, "MariaDB") ? "mariadb" : "mysql");
+	n = strspn(version, "0123456789.");
+	if (n >= sizeof(f->version))
+		n = sizeof(f->version) - 1;
+	memcpy(f->version, version, n);
+	f->version[n] = '\0';
+	snprintf(f->version_string, sizeof(f->version_string), "%s %s", version, comment);
+	return 0;
+}

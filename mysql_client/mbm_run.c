@@ -1,0 +1,523 @@
+/*
+ * mbm_run.c — run one workload: one thread and one connection per client.
+ *
+ * Mirrors the extension's coordinator: every client connects and prepares
+ * its statements (per table, once), then the main thread moves all of them
+ * through warm-up (events not counted), the measured window (progress lines
+ * every --report-interval seconds) and stop.  An event is exactly what the
+ * catalog says: one autocommit statement, or BEGIN, the statements, COMMIT
+ * sent as text, as sysbench sends them.  Each client writes only its own
+ * slot; the main thread reads the slots for progress and, after joining the
+ * threads, for the result.
+ */
+#include "mbm.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mb_report.h"
+
+enum mbm_phase
+{
+	PHASE_SETUP, PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP
+};
+
+enum mbm_client_state
+{
+	CLIENT_STARTING, CLIENT_READY, CLIENT_DONE, CLIENT_FAILED
+};
+
+typedef struct mbm_client
+{
+	pthread_t	thread;
+	int			index;
+	const mbm_options *o;
+	const mb_workload *w;
+	int			range;
+	atomic_int *phase;
+	atomic_int	state;
+	atomic_uint_fast64_t events;
+	atomic_uint_fast64_t queries;
+	atomic_uint_fast64_t errors;
+	uint64_t	last_event_end_ns;
+	mb_hist		latency;
+	char		error[512];
+} mbm_client;
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static double
+wall_clock_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+sleep_ns(uint64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t) (ns / 1000000000u);
+	ts.tv_nsec = (long) (ns % 1000000000u);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* The client's prepared statements: [table - 1][statement id]. */
+typedef struct mbm_plans
+{
+	mbm_stmt ***stmts;
+	int			tables;
+} mbm_plans;
+
+static int
+prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
+{
+	int			t;
+
+	plans->tables = c->o->tables;
+	plans->stmts = calloc(plans->tables, sizeof(mbm_stmt **));
+	for (t = 0; t < plans->tables; t++)
+	{
+		int			s;
+
+		plans->stmts[t] = calloc(MB_NUM_STMTS, sizeof(mbm_stmt *));
+		for (s = 0; s < MB_NUM_STMTS; s++)
+		{
+			const mb_stmt *stmt = &mb_catalog_stmts[s];
+			int			nparams = mb_catalog_param_count(stmt, c->range);
+			size_t		len = 256 + (size_t) nparams * 3;
+			char	   *sql;
+
+			if (!mb_catalog_uses_stmt(c->w, stmt->id))
+				continue;
+			if (c->w->table_per_client &&
+				t + 1 != mb_catalog_pick_table(c->w, bind, plans->tables, c->index))
+				continue;
+			sql = malloc(len);
+			if (mb_catalog_render_sql(stmt, t + 1, c->range, MB_PLACEHOLDER_QMARK,
+									  sql, len) < 0)
+			{
+				snprintf(c->error, sizeof(c->error), "statement %s too long", stmt->key);
+				free(sql);
+				return -1;
+			}
+			plans->stmts[t][s] = mbm_stmt_prepare(conn, sql, nparams, c->error,
+												  sizeof(c->error));
+			free(sql);
+			if (plans->stmts[t][s] == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+close_plans(mbm_plans *plans)
+{
+	int			t,
+				s;
+
+	for (t = 0; plans->stmts && t < plans->tables; t++)
+	{
+		for (s = 0; plans->stmts[t] && s < MB_NUM_STMTS; s++)
+			mbm_stmt_close(plans->stmts[t][s]);
+		free(plans->stmts[t]);
+	}
+	free(plans->stmts);
+}
+
+/* One event: BEGIN?, the steps, COMMIT?; 0 on success. */
+static int
+run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
+		  mb_text_buffers *texts, mb_bind_value *values)
+{
+	const mb_workload *w = c->w;
+	int			table = mb_catalog_pick_table(w, bind, plans->tables, c->index);
+	int			i;
+
+	mb_catalog_begin_event(bind);
+	if (w->in_transaction &&
+		mbm_query(conn, "BEGIN", c->error, sizeof(c->error)) != 0)
+		return -1;
+	for (i = 0; i < MB_MAX_STEPS && w->steps[i].stmt != MB_ST_NONE; i++)
+	{
+		const mb_stmt *stmt = &mb_catalog_stmts[w->steps[i].stmt];
+		int			r;
+
+		for (r = 0; r < w->steps[i].repeat; r++)
+		{
+			int			n = mb_catalog_bind(stmt, bind, texts, values);
+
+			if (mbm_stmt_execute(plans->stmts[table - 1][stmt->id], values, n,
+								 c->error, sizeof(c->error)) < 0)
+				return -1;
+		}
+	}
+	if (w->in_transaction &&
+		mbm_query(conn, "COMMIT", c->error, sizeof(c->error)) != 0)
+		return -1;
+	return 0;
+}
+
+static void *
+client_main(void *arg)
+{
+	mbm_client *c = arg;
+	MYSQL	   *conn;
+	mbm_plans	plans = {0};
+	mb_rng		rng;
+	mb_bind_ctx bind;
+	mb_text_buffers texts;
+	mb_bind_value *values;
+	int			qpe = mb_catalog_queries_per_event(c->w);
+	int			max_params = 1;
+	int			s;
+
+	mysql_thread_init();
+	mb_rng_seed(&rng, c->o->seeded ? c->o->seed : now_ns() ^ ((uint64_t) c->index << 40),
+				(uint64_t) c->index);
+	mb_bind_ctx_init(&bind, &rng, (uint32_t) c->o->table_size, c->range, c->o->rand_type);
+	for (s = 0; s < MB_NUM_STMTS; s++)
+		if (mb_catalog_uses_stmt(c->w, (mb_stmt_id) s))
+		{
+			int			n = mb_catalog_param_count(&mb_catalog_stmts[s], c->range);
+
+			if (n > max_params)
+				max_params = n;
+		}
+	values = calloc(max_params, sizeof(mb_bind_value));
+
+	conn = mbm_connect(c->o, c->error, sizeof(c->error));
+	if (conn == NULL || prepare_plans(c, conn, &bind, &plans) != 0)
+		goto failed;
+	atomic_store(&c->state, CLIENT_READY);
+
+	while (atomic_load(c->phase) == PHASE_SETUP)
+		sleep_ns(1000000);
+	for (;;)
+	{
+		int			phase = atomic_load(c->phase);
+		uint64_t	start,
+					end;
+
+		if (phase >= PHASE_STOP)
+			break;
+		start = now_ns();
+		if (run_event(c, conn, &plans, &bind, &texts, values) != 0)
+			goto failed;
+		end = now_ns();
+		if (phase == PHASE_MEASURE)
+		{
+			mb_hist_add(&c->latency, end - start);
+			c->last_event_end_ns = end;
+			atomic_fetch_add(&c->events, 1);
+			atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
+		}
+	}
+	close_plans(&plans);
+	mysql_close(conn);
+	free(values);
+	atomic_store(&c->state, CLIENT_DONE);
+	mysql_thread_end();
+	return NULL;
+
+failed:
+	close_plans(&plans);
+	if (conn)
+		mysql_close(conn);
+	free(values);
+	atomic_store(&c->state, CLIENT_FAILED);
+	mysql_thread_end();
+	return NULL;
+}
+
+/* The first failed client's error, or NULL. */
+static const char *
+failed_client(mbm_client *clients, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (atomic_load(&clients[i].state) == CLIENT_FAILED)
+			return clients[i].error;
+	return NULL;
+}
+
+static void
+collect(mbm_client *clients, int n, uint64_t *events, uint64_t *queries,
+		uint64_t *errors, mb_hist *latency)
+{
+	int			i;
+
+	*events = *queries = *errors = 0;
+	mb_hist_reset(latency);
+	for (i = 0; i < n; i++)
+	{
+		*events += atomic_load(&clients[i].events);
+		*queries += atomic_load(&clients[i].queries);
+		*errors += atomic_load(&clients[i].errors);
+		mb_hist_merge(latency, &clients[i].latency);
+	}
+}
+
+/* Wait out a phase, printing progress lines when asked; 0, or -1 if a client failed. */
+static int
+run_phase(mbm_client *clients, int n, double seconds, double interval)
+{
+	uint64_t	start = now_ns();
+	uint64_t	end = start + (uint64_t) (seconds * 1e9);
+	uint64_t	next = interval > 0 ? start + (uint64_t) (interval * 1e9) : UINT64_MAX;
+	uint64_t	prev_events = 0,
+				prev_queries = 0,
+				prev_errors = 0;
+	mb_hist    *prev = calloc(1, sizeof(mb_hist));
+	mb_hist    *cur = calloc(1, sizeof(mb_hist));
+	mb_hist    *delta = calloc(1, sizeof(mb_hist));
+	int			rc = 0;
+
+	for (;;)
+	{
+		uint64_t	now = now_ns();
+
+		if (failed_client(clients, n))
+		{
+			rc = -1;
+			break;
+		}
+		if (now >= end)
+			break;
+		if (now >= next)
+		{
+			uint64_t	events,
+						queries,
+						errors;
+			mb_interval_figures f;
+			char		line[256];
+
+			collect(clients, n, &events, &queries, &errors, cur);
+			mb_hist_subtract(delta, cur, prev);
+			f.elapsed_s = (now - start) / 1e9;
+			f.threads = n;
+			f.tps = (events - prev_events) / interval;
+			f.qps = (queries - prev_queries) / interval;
+			f.p95_ms = mb_hist_percentile_ms(delta, 95.0);
+			f.errors_per_s = (errors - prev_errors) / interval;
+			mb_report_interval_line(line, sizeof(line), &f);
+			printf("%s\n", line);
+			fflush(stdout);
+			prev_events = events;
+			prev_queries = queries;
+			prev_errors = errors;
+			memcpy(prev, cur, sizeof(mb_hist));
+			next += (uint64_t) (interval * 1e9);
+			continue;
+		}
+		sleep_ns(((next < end ? next : end) - now) < 10000000 ?
+				 ((next < end ? next : end) - now) : 10000000);
+	}
+	free(prev);
+	free(cur);
+	free(delta);
+	return rc;
+}
+
+static void
+set_phase(atomic_int *phase, int value)
+{
+	atomic_store(phase, value);
+}
+
+static void
+print_summary(const mbm_result *r)
+{
+	printf("\nSQL statistics:\n");
+	printf("    transactions:                        %-10llu (%.2f per sec.)\n",
+		   (unsigned long long) r->events, r->events / r->elapsed_s);
+	printf("    queries:                             %-10llu (%.2f per sec.)\n",
+		   (unsigned long long) r->queries, r->queries / r->elapsed_s);
+	printf("    ignored errors:                      %-10llu (%.2f per sec.)\n",
+		   (unsigned long long) r->errors, r->errors / r->elapsed_s);
+	if (r->rows_scanned >= 0)
+		printf("    rows scanned:                        %-10lld (%.2f per sec.)\n",
+			   (long long) r->rows_scanned, r->rows_scanned / r->elapsed_s);
+	printf("\nGeneral statistics:\n");
+	printf("    total time:                          %.4fs\n", r->elapsed_s);
+	printf("    total number of events:              %llu\n", (unsigned long long) r->events);
+	printf("\nLatency (ms):\n");
+	printf("         avg:                            %10.2f\n", mb_hist_avg_ms(&r->latency));
+	printf("         max:                            %10.2f\n", mb_hist_max_ms(&r->latency));
+	printf("         95th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 95));
+	printf("         99th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 99));
+	fflush(stdout);
+}
+
+/* Rows one scan reads, per client: the table's row count, read before the run. */
+static int
+count_scan_rows(const mbm_options *o, int64_t *rows, char *err, size_t errlen)
+{
+	MYSQL	   *conn = mbm_connect(o, err, errlen);
+	int			i;
+
+	if (conn == NULL)
+		return -1;
+	for (i = 0; i < o->threads; i++)
+	{
+		char		sql[64];
+		MYSQL_RES  *res;
+		MYSQL_ROW	row;
+
+		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM sbtest%d", (i % o->tables) + 1);
+		if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+			(res = mysql_store_result(conn)) == NULL)
+		{
+			snprintf(err, errlen, "%s: %s", sql, mysql_error(conn));
+			mysql_close(conn);
+			return -1;
+		}
+		row = mysql_fetch_row(res);
+		rows[i] = row && row[0] ? atoll(row[0]) : 0;
+		mysql_free_result(res);
+	}
+	mysql_close(conn);
+	return 0;
+}
+
+int
+mbm_run(const mbm_options *o, const mb_workload *w)
+{
+	int			n = o->threads;
+	mbm_client *clients = calloc(n, sizeof(mbm_client));
+	mbm_result *r = calloc(1, sizeof(mbm_result));
+	atomic_int	phase = PHASE_SETUP;
+	int64_t    *scan_rows = calloc(n, sizeof(int64_t));
+	char		err[512];
+	MYSQL	   *conn;
+	uint64_t	window_start,
+				window_end = 0;
+	int			i;
+	int			started = 0;
+	const char *failure = NULL;
+	int			rc;
+
+	r->workload = w;
+	r->range = mb_catalog_effective_range(w, o->range_size);
+	r->rows_scanned = -1;
+
+	conn = mbm_connect(o, err, sizeof(err));
+	if (conn == NULL)
+	{
+		fprintf(stderr, "microbench-mysql: %s\n", err);
+		return MBM_EXIT_BAD_INPUT;
+	}
+	if (mbm_server_facts_read(conn, &r->server, err, sizeof(err)) != 0)
+	{
+		fprintf(stderr, "microbench-mysql: %s\n", err);
+		mysql_close(conn);
+		return MBM_EXIT_FAILED;
+	}
+	mysql_close(conn);
+	if (w->table_per_client && count_scan_rows(o, scan_rows, err, sizeof(err)) != 0)
+	{
+		fprintf(stderr, "microbench-mysql: %s\n", err);
+		return MBM_EXIT_FAILED;
+	}
+	mb_host_collect(&r->host);
+
+	printf("microbench-mysql %s: %s on %s %s, %d thread(s), %.0fs measured after %.0fs warm-up\n\n",
+		   MBM_VERSION, w->name, r->server.dbms, r->server.version, n, o->time_s, o->warmup_s);
+	fflush(stdout);
+
+	for (i = 0; i < n; i++)
+	{
+		clients[i].index = i;
+		clients[i].o = o;
+		clients[i].w = w;
+		clients[i].range = r->range;
+		clients[i].phase = &phase;
+		atomic_init(&clients[i].state, CLIENT_STARTING);
+		if (pthread_create(&clients[i].thread, NULL, client_main, &clients[i]) != 0)
+		{
+			failure = "cannot start a client thread";
+			break;
+		}
+		started++;
+	}
+
+	/* setup: every client connected and prepared */
+	while (failure == NULL)
+	{
+		int			ready = 0;
+
+		failure = failed_client(clients, started);
+		for (i = 0; i < started; i++)
+			ready += atomic_load(&clients[i].state) == CLIENT_READY;
+		if (ready == n)
+			break;
+		sleep_ns(1000000);
+	}
+
+	if (failure == NULL && o->warmup_s > 0)
+	{
+		set_phase(&phase, PHASE_WARMUP);
+		if (run_phase(clients, n, o->warmup_s, 0) != 0)
+			failure = failed_client(clients, n);
+	}
+	window_start = now_ns();
+	r->started_at = wall_clock_s();
+	if (failure == NULL)
+	{
+		set_phase(&phase, PHASE_MEASURE);
+		if (run_phase(clients, n, o->time_s, o->report_interval) != 0)
+			failure = failed_client(clients, n);
+	}
+	set_phase(&phase, PHASE_STOP);
+	for (i = 0; i < started; i++)
+		pthread_join(clients[i].thread, NULL);
+	if (failure == NULL)
+		failure = failed_client(clients, started);
+	if (failure)
+	{
+		fprintf(stderr, "microbench-mysql: run failed: %s\n", failure);
+		return MBM_EXIT_FAILED;
+	}
+
+	for (i = 0; i < n; i++)
+		if (clients[i].last_event_end_ns > window_end)
+			window_end = clients[i].last_event_end_ns;
+	if (window_end <= window_start)
+		window_end = window_start + 1;
+	r->elapsed_s = (window_end - window_start) / 1e9;
+	r->ended_at = r->started_at + r->elapsed_s;
+	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
+	if (w->table_per_client)
+	{
+		r->rows_scanned = 0;
+		for (i = 0; i < n; i++)
+			r->rows_scanned += (int64_t) atomic_load(&clients[i].events) * scan_rows[i];
+	}
+	print_summary(r);
+	rc = mbm_record_result(o, r);
+	free(clients);
+	free(scan_rows);
+	free(r);
+	return rc;
+}
