@@ -1,6 +1,6 @@
 -- microbench_functions.sql — the extension's SQL interface.
 --
--- Appended to results_schema/microbench_results.sql to make the install
+-- Appended to results_schema/*.sql to make the install
 -- script (see extension/Makefile).  The functions are created in the schema
 -- the extension is installed into (public by default), so that
 -- SELECT bench_run('point-query') works in a default session; results live
@@ -120,3 +120,22 @@ LANGUAGE C IMMUTABLE STRICT;
 
 COMMENT ON FUNCTION bench_workloads() IS
     'the microbenchmark catalog: name, report group and order, queries per event, statements';
+
+-- Results are user data: pg_dump must dump them although the extension
+-- created the tables.
+SELECT pg_catalog.pg_extension_config_dump('microbench.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('microbench.runs_run_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('microbench.datasets', '');
+SELECT pg_catalog.pg_extension_config_dump('microbench.import_queue', '');
+
+-- The reports, under the names of DESIGN.md in the extension's schema.
+CREATE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
+                             phase text DEFAULT 'post', metric text DEFAULT 'qps')
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT microbench.bench_report(base, other, format, phase, metric) $$;
+
+CREATE FUNCTION bench_relative(base text, VARIADIC others text[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT microbench.bench_relative(base, VARIADIC others) $$;

@@ -19,7 +19,7 @@ eval "$("$here/pg_cluster.sh" start "$pgdir" "${MB_TEST_RESULTS_PORT:-5496}")"
 unset MYSQL_HOST   # the client's own options choose socket or TCP
 createdb microbench_results
 export MB_RESULTS_DB="host=$PGHOST port=$PGPORT user=$PGUSER dbname=microbench_results"
-psql -X -q -v ON_ERROR_STOP=1 -d "$MB_RESULTS_DB" -f "$root/results_schema/microbench_results.sql" >/dev/null
+cat "$root"/results_schema/*.sql | psql -X -q -v ON_ERROR_STOP=1 -d "$MB_RESULTS_DB" >/dev/null
 export MBM="$root/mysql_client/microbench-mysql"
 
 MYSQL_PWD="$MB_MYSQL_PASSWORD" "$MBM" --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench \

@@ -1,4 +1,4 @@
--- microbench_results.sql — the results schema: one row per measured run.
+-- 10_runs.sql — the results schema: one row per measured run.
 --
 -- This file is the single definition of where results live.  It loads into
 -- any Postgres >= 13 as plain SQL (psql -f), so a reporting database needs

@@ -1,0 +1,293 @@
+-- 30_reports.sql — relative-QPS reports over microbench.runs.
+--
+-- The user's deliverable is a table of QPS(other build) / QPS(base build)
+-- per DBMS and microbenchmark, in the catalog's groups and order, laid out
+-- as in the gcc-vs-clang report.  Everything here is plain SQL over
+-- microbench.runs and microbench.workloads (20_catalog.sql), so it works in
+-- a results database without the extension.
+--
+-- Repeats: when a label has several runs of a microbenchmark, the cell uses
+-- the median of each side; the spread of a side is (max - min) / median of
+-- its runs, and a cell is "within the noise" when |ratio - 1| is no larger
+-- than the larger spread of its two sides.  Cells with a single run on both
+-- sides carry no noise estimate.
+
+-- the short column names of the report, in its column order
+CREATE OR REPLACE FUNCTION microbench.dbms_short(dbms text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE dbms WHEN 'postgres' THEN 'pg' WHEN 'mysql' THEN 'my' WHEN 'mariadb' THEN 'ma' END $$;
+
+CREATE OR REPLACE FUNCTION microbench.dbms_order(dbms text)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE dbms WHEN 'postgres' THEN 1 WHEN 'mysql' THEN 2 WHEN 'mariadb' THEN 3 END $$;
+
+-- The value of a named metric in a run; NULL for a name it does not know.
+CREATE OR REPLACE FUNCTION microbench.metric_value(r microbench.runs, metric text)
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE metric
+        WHEN 'qps' THEN r.qps
+        WHEN 'tps' THEN r.tps
+        WHEN 'lat_avg_ms' THEN r.lat_avg_ms
+        WHEN 'lat_p95_ms' THEN r.lat_p95_ms
+        WHEN 'lat_p99_ms' THEN r.lat_p99_ms
+        WHEN 'lat_max_ms' THEN r.lat_max_ms
+        WHEN 'rows_per_second' THEN r.rows_per_second
+    END
+$$;
+
+-- Per label and microbenchmark: how many runs, their median, min, max and
+-- coefficient of variation of QPS.
+CREATE OR REPLACE VIEW microbench.label_stats AS
+SELECT dbms, label, workload, phase,
+       count(*) AS runs,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY qps) AS median_qps,
+       min(qps) AS min_qps,
+       max(qps) AS max_qps,
+       CASE WHEN count(*) > 1 AND avg(qps) > 0 THEN stddev_samp(qps) / avg(qps) END AS cv
+FROM microbench.runs
+GROUP BY dbms, label, workload, phase;
+
+COMMENT ON VIEW microbench.label_stats IS
+    'runs per (dbms, label, workload, phase): count, median/min/max QPS and coefficient of variation';
+
+-- The raw comparison behind every report: one row per DBMS and catalog
+-- workload that either label ran.  ratio = median(other) / median(base).
+CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
+                                              phase text DEFAULT 'post')
+RETURNS TABLE (dbms text, workload text, grp text, group_order integer, report_order integer,
+               base_runs integer, other_runs integer, base_value double precision,
+               other_value double precision, ratio double precision,
+               base_spread double precision, other_spread double precision,
+               noise double precision, within_noise boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH per_label AS (
+        SELECT r.dbms, r.label, r.workload,
+               count(*)::integer AS runs,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY microbench.metric_value(r, metric)) AS med,
+               min(microbench.metric_value(r, metric)) AS lo,
+               max(microbench.metric_value(r, metric)) AS hi
+        FROM microbench.runs r
+        WHERE r.label IN (base, other) AND r.phase = compare.phase
+          AND microbench.metric_value(r, metric) IS NOT NULL
+        GROUP BY r.dbms, r.label, r.workload
+    ), sides AS (
+        SELECT p.dbms, p.workload,
+               max(p.runs) FILTER (WHERE p.label = base) AS base_runs,
+               max(p.runs) FILTER (WHERE p.label = other) AS other_runs,
+               max(p.med) FILTER (WHERE p.label = base) AS base_value,
+               max(p.med) FILTER (WHERE p.label = other) AS other_value,
+               max(CASE WHEN p.runs > 1 AND p.med > 0 THEN (p.hi - p.lo) / p.med END)
+                   FILTER (WHERE p.label = base) AS base_spread,
+               max(CASE WHEN p.runs > 1 AND p.med > 0 THEN (p.hi - p.lo) / p.med END)
+                   FILTER (WHERE p.label = other) AS other_spread
+        FROM per_label p
+        GROUP BY p.dbms, p.workload
+    )
+    SELECT s.dbms, s.workload, w.grp, w.group_order, w.report_order,
+           s.base_runs, s.other_runs, s.base_value, s.other_value,
+           CASE WHEN s.base_value > 0 THEN s.other_value / s.base_value END,
+           s.base_spread, s.other_spread,
+           greatest(s.base_spread, s.other_spread),
+           CASE WHEN greatest(s.base_spread, s.other_spread) IS NULL OR s.base_value IS NULL
+                     OR s.other_value IS NULL OR s.base_value = 0 THEN NULL
+                ELSE abs(s.other_value / s.base_value - 1) <= greatest(s.base_spread, s.other_spread) END
+    FROM sides s
+    JOIN microbench.workloads w ON w.name = s.workload
+    ORDER BY microbench.dbms_order(s.dbms), w.report_order
+$$;
+
+COMMENT ON FUNCTION microbench.compare(text, text, text, text) IS
+    'per dbms and workload: runs, medians, ratio other/base, spreads and whether the ratio is within the noise';
+
+-- One report cell: the ratio with two decimals, "~" when within the noise, "-" when missing.
+CREATE OR REPLACE FUNCTION microbench.report_cell(ratio double precision, within_noise boolean)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN ratio IS NULL THEN '-'
+                ELSE to_char(ratio, 'FM999990.00') || CASE WHEN within_noise THEN '~' ELSE '' END END
+$$;
+
+-- The grid every format prints: one row per (column, workload) with the
+-- cell text; columns are the DBMS (two-label report) or the labels
+-- (relative series).  Rows exist for every catalog workload of a group in
+-- which some column has data.
+CREATE OR REPLACE FUNCTION microbench.report_grid(base text, others text[], metric text, phase text,
+                                                  by_label boolean)
+RETURNS TABLE (column_order integer, column_name text, dbms text, grp text, group_order integer,
+               report_order integer, workload text, cell text, ratio double precision,
+               within_noise boolean, repeated boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH cmp AS (
+        SELECT o.ord, o.label, c.*
+        FROM unnest(others) WITH ORDINALITY AS o(label, ord),
+             LATERAL microbench.compare(base, o.label, metric, phase) c
+    ), cols AS (
+        SELECT DISTINCT
+               CASE WHEN by_label THEN ord::integer ELSE microbench.dbms_order(c.dbms) END AS column_order,
+               CASE WHEN by_label THEN c.label ELSE microbench.dbms_short(c.dbms) END AS column_name,
+               CASE WHEN by_label THEN c.label ELSE c.dbms END AS key,
+               c.dbms
+        FROM cmp c
+    ), groups AS (
+        SELECT DISTINCT c.group_order FROM cmp c
+    )
+    SELECT cols.column_order, cols.column_name, cols.dbms, w.grp, w.group_order, w.report_order,
+           w.name, microbench.report_cell(c.ratio, c.within_noise), c.ratio, c.within_noise,
+           coalesce(c.base_runs > 1 OR c.other_runs > 1, false)
+    FROM cols
+    CROSS JOIN microbench.workloads w
+    JOIN groups g ON g.group_order = w.group_order
+    LEFT JOIN cmp c ON c.workload = w.name AND c.dbms = cols.dbms
+                   AND (NOT by_label OR c.label = cols.key)
+$$;
+
+-- How cells were combined, said once under a report with repeated runs.
+CREATE OR REPLACE FUNCTION microbench.report_footer(repeats boolean, prefix text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN repeats THEN
+        E'\n' || CASE WHEN prefix = '' THEN E'\n' ELSE '' END || prefix || 'cells: median of each label''s runs; ~ marks a ratio within the noise '
+        || '(|ratio - 1| <= the larger (max - min) / median of the two sides); - means no data'
+    ELSE '' END
+$$;
+
+-- Lay a grid out as text (the seed's layout), markdown or CSV.
+CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text)
+RETURNS text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    result  text := '';
+    g       record;
+    w       record;
+    header  text;
+    repeats boolean;
+BEGIN
+    IF format NOT IN ('text', 'markdown', 'csv') THEN
+        RAISE EXCEPTION 'unknown report format "%"', format
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use text, markdown, csv or svg.';
+    END IF;
+    SELECT coalesce(bool_or((e->>'repeated')::boolean), false) INTO repeats
+    FROM jsonb_array_elements(grid_rows) e;
+
+    IF format = 'csv' THEN
+        SELECT 'group,workload,' || string_agg(c.column_name, ',' ORDER BY c.column_order)
+        INTO header
+        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
+              FROM jsonb_array_elements(grid_rows) e) c;
+        result := header;
+        FOR w IN
+            SELECT e->>'grp' AS grp, e->>'workload' AS workload,
+                   string_agg(CASE WHEN e->>'cell' = '-' THEN '' ELSE to_char((e->>'ratio')::float8, 'FM999990.00') END,
+                              ',' ORDER BY (e->>'column_order')::int) AS cells
+            FROM jsonb_array_elements(grid_rows) e
+            GROUP BY 1, 2, (e->>'group_order')::int, (e->>'report_order')::int
+            ORDER BY (e->>'group_order')::int, (e->>'report_order')::int
+        LOOP
+            result := result || E'\n' || w.grp || ',' || w.workload || ',' || w.cells;
+        END LOOP;
+        RETURN result;
+    END IF;
+
+    FOR g IN
+        SELECT DISTINCT (e->>'group_order')::int AS group_order, e->>'grp' AS grp
+        FROM jsonb_array_elements(grid_rows) e ORDER BY 1
+    LOOP
+        IF result <> '' THEN
+            result := result || E'\n\n';
+        END IF;
+        SELECT CASE format
+                   WHEN 'text' THEN string_agg(rpad(c.column_name, 8), '' ORDER BY c.column_order)
+                   ELSE '| ' || string_agg(c.column_name, ' | ' ORDER BY c.column_order) || E' | microbenchmark |\n|'
+                        || repeat('---:|', count(*)::int) || '---|'
+               END
+        INTO header
+        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
+              FROM jsonb_array_elements(grid_rows) e WHERE (e->>'group_order')::int = g.group_order) c;
+        result := result || CASE format WHEN 'text' THEN '-- ' ELSE '### ' END || g.grp
+                  || E'\n' || rtrim(header);
+        FOR w IN
+            SELECT e->>'workload' AS workload,
+                   CASE format
+                       WHEN 'text' THEN string_agg(rpad(e->>'cell', 8), '' ORDER BY (e->>'column_order')::int)
+                       ELSE '| ' || string_agg(e->>'cell', ' | ' ORDER BY (e->>'column_order')::int) || ' | '
+                   END AS cells
+            FROM jsonb_array_elements(grid_rows) e
+            WHERE (e->>'group_order')::int = g.group_order
+            GROUP BY e->>'workload', (e->>'report_order')::int
+            ORDER BY (e->>'report_order')::int
+        LOOP
+            result := result || E'\n' || w.cells || w.workload || CASE format WHEN 'text' THEN '' ELSE ' |' END;
+        END LOOP;
+    END LOOP;
+    RETURN result || microbench.report_footer(repeats, CASE format WHEN 'text' THEN '-- ' ELSE '' END);
+END
+$$;
+
+-- The seed's report: QPS(other) / QPS(base) per DBMS, in four groups.
+CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
+                                                   phase text DEFAULT 'post', metric text DEFAULT 'qps')
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    grid jsonb;
+BEGIN
+    IF format = 'svg' THEN
+        RETURN microbench.report_svg(base, ARRAY[other], phase, metric, false);
+    END IF;
+    SELECT jsonb_agg(to_jsonb(g)) INTO grid
+    FROM microbench.report_grid(base, ARRAY[other], metric, phase, false) g;
+    IF grid IS NULL THEN
+        RAISE NOTICE 'no runs of labels "%" and "%" in phase %', base, other, phase;
+        RETURN '';
+    END IF;
+    RETURN microbench.report_render(grid, format);
+END
+$$;
+
+COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text) IS
+    'relative report QPS(other)/QPS(base) per dbms in the seed layout; format text, markdown, csv or svg';
+
+-- A series relative to one base: one column per other label, per DBMS.
+CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, VARIADIC others text[])
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    d       record;
+    grid    jsonb;
+    result  text := '';
+BEGIN
+    FOR d IN
+        SELECT DISTINCT r.dbms, microbench.dbms_order(r.dbms) FROM microbench.runs r
+        WHERE r.label = base AND r.phase = 'post' ORDER BY 2
+    LOOP
+        SELECT jsonb_agg(to_jsonb(g)) INTO grid
+        FROM microbench.report_grid(base, others, 'qps', 'post', true) g
+        WHERE g.dbms = d.dbms;
+        CONTINUE WHEN grid IS NULL;
+        result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
+                  || format('-- %s: QPS(label) / QPS(%s)', microbench.dbms_short(d.dbms), base)
+                  || E'\n\n' || microbench.report_render(grid, 'text');
+    END LOOP;
+    IF result = '' THEN
+        RAISE NOTICE 'no runs of label "%" in phase post', base;
+    END IF;
+    RETURN result;
+END
+$$;
+
+COMMENT ON FUNCTION microbench.bench_relative(text, text[]) IS
+    'QPS of each other label relative to the base label, one column per label, per dbms';
