@@ -139,3 +139,117 @@ CREATE FUNCTION bench_relative(base text, VARIADIC others text[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT microbench.bench_relative(base, VARIADIC others) $$;
+
+-- ---- the standard suite -------------------------------------------------
+
+CREATE FUNCTION bench_suite_plan()
+RETURNS TABLE (step integer, kind text, workload text, phase text, class text)
+AS 'MODULE_PATHNAME', 'bench_suite_plan'
+LANGUAGE C IMMUTABLE STRICT;
+
+COMMENT ON FUNCTION bench_suite_plan() IS
+    'the standard suite order of WORKLOADS.md: warm-up, pre reads, writes, maintenance, post reads, delete, insert';
+
+CREATE FUNCTION microbench_vacuum_analyze(tables integer)
+RETURNS void
+AS 'MODULE_PATHNAME', 'microbench_vacuum_analyze'
+LANGUAGE C VOLATILE STRICT;
+
+COMMENT ON FUNCTION microbench_vacuum_analyze(integer) IS
+    'VACUUM (ANALYZE) sbtest1..N at top level in a background worker (VACUUM cannot run inside a procedure)';
+
+-- Runs the standard suite, committing after every run so that a failure at
+-- run 20 keeps runs 1 to 19.  Durations per class: reads, writes, and the
+-- final delete and insert.  workloads => ARRAY[...] runs a subset (maintenance
+-- still follows the writes when any write runs).  A procedure with COMMIT
+-- cannot carry a SET search_path, so every name here is qualified.
+CREATE PROCEDURE bench_suite(label text DEFAULT NULL,
+                             read_seconds float8 DEFAULT 60, write_seconds float8 DEFAULT 90,
+                             insert_seconds float8 DEFAULT 60,
+                             clients integer DEFAULT 1, warmup float8 DEFAULT 5,
+                             tables integer DEFAULT 1, table_size bigint DEFAULT NULL,
+                             workloads text[] DEFAULT NULL, report_interval float8 DEFAULT 0)
+LANGUAGE plpgsql
+AS $proc$
+DECLARE
+    s           record;
+    steps       integer;
+    n           integer := 0;
+    started     timestamptz := pg_catalog.clock_timestamp();
+    remaining   float8;
+    secs        float8;
+    any_write   boolean;
+    this_run    bigint;
+BEGIN
+    IF workloads IS NOT NULL THEN
+        PERFORM 1 FROM pg_catalog.unnest(workloads) AS o(name)
+        WHERE o.name NOT IN (SELECT w.name FROM @extschema@.bench_workloads() w);
+        IF FOUND THEN
+            RAISE EXCEPTION 'workloads => % names an unknown workload', workloads
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'SELECT name FROM bench_workloads(); lists the workloads.';
+        END IF;
+    END IF;
+    IF table_size IS NOT NULL THEN
+        RAISE NOTICE 'loading % table(s) of % rows', tables, table_size;
+        PERFORM @extschema@.bench_prepare(tables, table_size);
+        COMMIT;
+    END IF;
+
+    CREATE TEMP TABLE IF NOT EXISTS pg_temp.microbench_suite_steps AS
+        SELECT * FROM @extschema@.bench_suite_plan() WHERE false;
+    TRUNCATE pg_temp.microbench_suite_steps;
+    INSERT INTO pg_temp.microbench_suite_steps
+    SELECT p.* FROM @extschema@.bench_suite_plan() p
+    WHERE workloads IS NULL OR p.kind <> 'run' OR p.workload = ANY (workloads);
+    any_write := EXISTS (SELECT 1 FROM pg_temp.microbench_suite_steps p
+                         WHERE p.kind = 'run' AND p.class = 'write');
+    IF NOT any_write THEN
+        DELETE FROM pg_temp.microbench_suite_steps p WHERE p.kind = 'maintenance';
+    END IF;
+    SELECT count(*) INTO steps FROM pg_temp.microbench_suite_steps;
+
+    FOR s IN SELECT * FROM pg_temp.microbench_suite_steps ORDER BY step LOOP
+        n := n + 1;
+        SELECT pg_catalog.sum(CASE p.kind WHEN 'maintenance' THEN 0
+                                  ELSE warmup + CASE p.class WHEN 'read' THEN read_seconds
+                                                             WHEN 'write' THEN write_seconds
+                                                             ELSE insert_seconds END END)
+        INTO remaining
+        FROM pg_temp.microbench_suite_steps p WHERE p.step >= s.step;
+        RAISE NOTICE '[% of %] % % % — elapsed %s, about %s to go', n, steps, s.kind,
+            coalesce(s.workload, 'VACUUM (ANALYZE) + CHECKPOINT'), coalesce('(' || s.phase || ')', ''),
+            pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() - started)),
+            pg_catalog.round(remaining::numeric);
+
+        IF s.kind = 'maintenance' THEN
+            PERFORM @extschema@.microbench_vacuum_analyze(tables);
+            BEGIN
+                CHECKPOINT;
+            EXCEPTION WHEN insufficient_privilege THEN
+                RAISE NOTICE 'skipping CHECKPOINT: % (needs superuser or pg_checkpoint)', SQLERRM;
+            END;
+            COMMIT;
+            CONTINUE;
+        END IF;
+
+        secs := CASE s.class WHEN 'read' THEN read_seconds
+                             WHEN 'write' THEN write_seconds ELSE insert_seconds END;
+        SELECT r.run_id INTO this_run
+        FROM @extschema@.bench_run(s.workload, seconds => secs, clients => clients,
+                                   warmup => warmup, tables => tables, label => label,
+                                   phase => coalesce(s.phase, 'pre'),
+                                   report_interval => report_interval) r;
+        -- warm-up runs are measured like any other but not kept
+        IF s.kind = 'warmup' THEN
+            DELETE FROM microbench.runs r WHERE r.run_id = this_run;
+        END IF;
+        COMMIT;
+    END LOOP;
+    RAISE NOTICE 'suite done in %s', pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() - started));
+END
+$proc$;
+
+COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer, bigint,
+                                 text[], float8) IS
+    'the standard suite of WORKLOADS.md, committing after every run';

@@ -1,0 +1,229 @@
+/*
+ * mb_suite.c — what bench_suite needs from C: the standard order and the
+ * post-write maintenance.
+ *
+ * bench_suite_plan() exposes common/mb_suite.c, the one list both drivers'
+ * suites walk.  microbench_vacuum_analyze() runs VACUUM (ANALYZE) on the
+ * sbtest tables: VACUUM refuses to run inside a function or procedure, so a
+ * background worker, connected as the caller, runs it at top level the way a
+ * client's own VACUUM would run, and the caller waits for it.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "commands/vacuum.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "parser/parse_node.h"
+#include "parser/parser.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "mb_suite.h"
+
+PG_FUNCTION_INFO_V1(bench_suite_plan);
+PG_FUNCTION_INFO_V1(microbench_vacuum_analyze);
+
+PGDLLEXPORT void mb_maintenance_main(Datum main_arg);
+
+Datum
+bench_suite_plan(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		MemoryContext oldcxt;
+		TupleDesc	tupdesc;
+
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "bench_suite_plan must return a row type");
+		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
+		funcctx->max_calls = mb_suite_num_steps;
+		MemoryContextSwitchTo(oldcxt);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+
+	if (funcctx->call_cntr < funcctx->max_calls)
+	{
+		const mb_suite_step *s = &mb_suite_steps[funcctx->call_cntr];
+		Datum		values[5];
+		bool		nulls[5] = {false};
+
+		values[0] = Int32GetDatum((int32) funcctx->call_cntr + 1);
+		values[1] = CStringGetTextDatum(mb_suite_kind_name(s->kind));
+		values[2] = s->workload ? CStringGetTextDatum(s->workload) : (Datum) 0;
+		nulls[2] = s->workload == NULL;
+		values[3] = s->phase ? CStringGetTextDatum(s->phase) : (Datum) 0;
+		nulls[3] = s->phase == NULL;
+		values[4] = CStringGetTextDatum(mb_suite_class_name(s->class_));
+		SRF_RETURN_NEXT(funcctx,
+						HeapTupleGetDatum(heap_form_tuple(funcctx->tuple_desc,
+														  values, nulls)));
+	}
+	SRF_RETURN_DONE(funcctx);
+}
+
+/* What the caller hands the maintenance worker, and what it hands back. */
+typedef struct mb_maintenance_shared
+{
+	Oid			database_id;
+	Oid			role_id;
+	int			tables;
+	char		schema[NAMEDATALEN];
+	bool		done;
+	bool		failed;
+	int			sqlerrcode;
+	char		message[512];
+} mb_maintenance_shared;
+
+/* VACUUM (ANALYZE) one table as a top-level statement of this session. */
+static void
+vacuum_analyze_table(const char *schema, int table)
+{
+	char	   *sql = psprintf("VACUUM (ANALYZE) %s.%s", quote_identifier(schema),
+							   quote_identifier(psprintf("sbtest%d", table)));
+	List	   *parsed;
+	RawStmt    *raw;
+	ParseState *pstate;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, sql);
+#if PG_VERSION_NUM >= 140000
+	parsed = raw_parser(sql, RAW_PARSE_DEFAULT);
+#else
+	parsed = raw_parser(sql);
+#endif
+	raw = linitial_node(RawStmt, parsed);
+	pstate = make_parsestate(NULL);
+	pstate->p_sourcetext = sql;
+	/* isTopLevel: VACUUM manages its own transactions, as for a client */
+	ExecVacuum(pstate, castNode(VacuumStmt, raw->stmt), true);
+	CommitTransactionCommand();
+}
+
+void
+mb_maintenance_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	mb_maintenance_shared *shared;
+	int			t;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("microbench maintenance worker could not map its shared memory")));
+	shared = dsm_segment_address(seg);
+	BackgroundWorkerInitializeConnectionByOid(shared->database_id, shared->role_id, 0);
+
+	PG_TRY();
+	{
+		for (t = 1; t <= shared->tables; t++)
+			vacuum_analyze_table(shared->schema, t);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(ErrorContext);
+		edata = CopyErrorData();
+		shared->sqlerrcode = edata->sqlerrcode;
+		strlcpy(shared->message, edata->message ? edata->message : "", sizeof(shared->message));
+		pg_memory_barrier();
+		shared->failed = true;
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	pg_memory_barrier();
+	shared->done = true;
+	dsm_detach(seg);
+	proc_exit(0);
+}
+
+/* Terminate the worker if the caller's query ends early. */
+static void
+maintenance_detach(dsm_segment *seg, Datum arg)
+{
+	BackgroundWorkerHandle *handle = (BackgroundWorkerHandle *) DatumGetPointer(arg);
+
+	TerminateBackgroundWorker(handle);
+}
+
+Datum
+microbench_vacuum_analyze(PG_FUNCTION_ARGS)
+{
+	int			tables = PG_GETARG_INT32(0);
+	Oid			relid = RelnameGetRelid("sbtest1");
+	dsm_segment *seg;
+	mb_maintenance_shared *shared;
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	pid_t		pid;
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"sbtest1\" does not exist in the search path"),
+				 errhint("Run SELECT bench_prepare(); to create and load the sbtest tables.")));
+	if (tables < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tables must be positive, not %d", tables)));
+
+	seg = dsm_create(sizeof(mb_maintenance_shared), 0);
+	shared = dsm_segment_address(seg);
+	memset(shared, 0, sizeof(*shared));
+	shared->database_id = MyDatabaseId;
+	shared->role_id = GetUserId();
+	shared->tables = tables;
+	strlcpy(shared->schema, get_namespace_name(get_rel_namespace(relid)), NAMEDATALEN);
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_maintenance_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "microbench maintenance");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	worker.bgw_notify_pid = MyProcPid;
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the maintenance worker"),
+				 errhint("Raise max_worker_processes (restart needed).")));
+	on_dsm_detach(seg, maintenance_detach, PointerGetDatum(handle));
+
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED &&
+		!shared->done && !shared->failed)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("the maintenance worker did not start")));
+	WaitForBackgroundWorkerShutdown(handle);
+	pg_memory_barrier();
+	if (!shared->done)
+		ereport(ERROR,
+				(errcode(shared->sqlerrcode ? shared->sqlerrcode : ERRCODE_INTERNAL_ERROR),
+				 errmsg("VACUUM (ANALYZE) of the sbtest tables failed: %s",
+						shared->failed ? shared->message : "the worker exited early")));
+	dsm_detach(seg);
+	PG_RETURN_VOID();
+}
