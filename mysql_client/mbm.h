@@ -55,6 +55,12 @@ typedef struct mbm_options
 	const char *phase;
 	const char *results_db;		/* libpq conninfo */
 	const char *results_file;	/* JSON-lines fallback */
+	bool		no_record;		/* suite warm-up: measure, keep nothing */
+	/* suite */
+	double		read_time_s;
+	double		write_time_s;
+	double		insert_time_s;
+	const char *workloads;		/* comma-separated subset, NULL for all */
 } mbm_options;
 
 /* ---- mbm_mysql.c: the driver ---- */
@@ -109,6 +115,9 @@ typedef struct mbm_result
 } mbm_result;
 
 extern int	mbm_run(const mbm_options *o, const mb_workload *w);
+
+/* ---- mbm_suite.c ---- */
+extern int	mbm_suite(const mbm_options *o);
 
 /* ---- mbm_results.c ---- */
 extern int	mbm_record_result(const mbm_options *o, const mbm_result *r);

@@ -22,12 +22,13 @@ usage(FILE *out)
 	fprintf(out,
 			"microbench-mysql %s — the microbench workloads against MySQL and MariaDB\n"
 			"\n"
-			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | cleanup\n"
+			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | suite | cleanup\n"
 			"\n"
 			"Commands:\n"
 			"  list                 the 32 microbenchmarks (name, group, queries per event)\n"
 			"  prepare              create and load sbtest1..N, index k_N after the load\n"
 			"  run WORKLOAD         run one microbenchmark and record the result\n"
+			"  suite                the standard suite (WORKLOADS.md order), recording each run\n"
 			"  cleanup              drop the sbtest tables\n"
 			"\n"
 			"Run options:\n"
@@ -40,6 +41,12 @@ usage(FILE *out)
 			"  --rand-type=NAME     uniform, zipfian, gaussian, pareto, special [uniform]\n"
 			"  --rand-seed=N        repeatable key sequences [from the clock]\n"
 			"  --report-interval=SECONDS  progress line every N seconds [0: none]\n"
+			"\n"
+			"Suite options:\n"
+			"  --read-time=SECONDS  per read benchmark [60]\n"
+			"  --write-time=SECONDS per write benchmark [90]\n"
+			"  --insert-time=SECONDS  for the final delete and insert [60]\n"
+			"  --workloads=A,B,...  run only these (warm-up and maintenance stay)\n"
 			"\n"
 			"Connection (the password comes from MYSQL_PWD or --defaults-file):\n"
 			"  --mysql-host=HOST  --mysql-port=PORT  --mysql-socket=PATH\n"
@@ -108,7 +115,8 @@ enum
 	OPT_THREADS = 1000, OPT_TIME, OPT_WARMUP, OPT_TABLES, OPT_TABLE_SIZE,
 	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
 	OPT_HOST, OPT_PORT, OPT_SOCKET, OPT_USER, OPT_DB, OPT_DEFAULTS_FILE,
-	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP
+	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
+	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS
 };
 
 static const struct option long_options[] = {
@@ -133,6 +141,10 @@ static const struct option long_options[] = {
 	{"results-db", required_argument, NULL, OPT_RESULTS_DB},
 	{"results-file", required_argument, NULL, OPT_RESULTS_FILE},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"read-time", required_argument, NULL, OPT_READ_TIME},
+	{"write-time", required_argument, NULL, OPT_WRITE_TIME},
+	{"insert-time", required_argument, NULL, OPT_INSERT_TIME},
+	{"workloads", required_argument, NULL, OPT_WORKLOADS},
 	{NULL, 0, NULL, 0}
 };
 
@@ -152,6 +164,9 @@ parse_options(int argc, char **argv, mbm_options *o)
 	o->engine = "InnoDB";
 	o->phase = "post";
 	o->results_file = "microbench-results.jsonl";
+	o->read_time_s = 60;
+	o->write_time_s = 90;
+	o->insert_time_s = 60;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
@@ -225,6 +240,18 @@ parse_options(int argc, char **argv, mbm_options *o)
 			case OPT_RESULTS_FILE:
 				o->results_file = optarg;
 				break;
+			case OPT_READ_TIME:
+				o->read_time_s = parse_seconds("read-time", optarg, false);
+				break;
+			case OPT_WRITE_TIME:
+				o->write_time_s = parse_seconds("write-time", optarg, false);
+				break;
+			case OPT_INSERT_TIME:
+				o->insert_time_s = parse_seconds("insert-time", optarg, false);
+				break;
+			case OPT_WORKLOADS:
+				o->workloads = optarg;
+				break;
 			case OPT_HELP:
 			case 'h':
 				usage(stdout);
@@ -274,6 +301,21 @@ main(int argc, char **argv)
 	}
 	if (strcmp(command, "prepare") == 0)
 		rc = mbm_prepare(&o);
+	else if (strcmp(command, "suite") == 0)
+	{
+		if (o.workloads)
+		{
+			char	   *copy = strdup(o.workloads);
+			char	   *save = NULL;
+			char	   *name;
+
+			for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
+				if (mb_catalog_find(name) == NULL)
+					bad_input("unknown workload \"%s\" in --workloads (microbench-mysql list shows them)", name);
+			free(copy);
+		}
+		rc = mbm_suite(&o);
+	}
 	else if (strcmp(command, "cleanup") == 0)
 		rc = mbm_cleanup(&o);
 	else if (strcmp(command, "run") == 0)
