@@ -156,7 +156,7 @@ RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN repeats THEN
-        E'\n' || CASE WHEN prefix = '' THEN E'\n' ELSE '' END || prefix || 'cells: median of each label''s runs; ~ marks a ratio within the noise '
+        E'\n\n' || prefix || 'cells: median of each label''s runs; ~ marks a ratio within the noise '
         || '(|ratio - 1| <= the larger (max - min) / median of the two sides); - means no data'
     ELSE '' END
 $$;
@@ -244,6 +244,13 @@ AS $$
 DECLARE
     grid jsonb;
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = base AND r.phase = bench_report.phase)
+       OR NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = other AND r.phase = bench_report.phase) THEN
+        RAISE NOTICE 'no runs of label "%" in phase %',
+            CASE WHEN EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = base AND r.phase = bench_report.phase)
+                 THEN other ELSE base END, phase;
+        RETURN '';
+    END IF;
     IF format = 'svg' THEN
         RETURN microbench.report_svg(base, ARRAY[other], phase, metric, false);
     END IF;

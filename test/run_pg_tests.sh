@@ -28,6 +28,34 @@ ALTER SYSTEM SET autovacuum = off;
 SELECT pg_reload_conf();
 SQL
 
+# The suite commits after every run, which a pgTAP file (one transaction)
+# cannot do: run it here, in its own schema, and let 11_suite.sql check the
+# rows.  The second suite fails on purpose at its 12th run (a trigger
+# refuses range-covered-pk's row) to show that earlier runs survive.
+psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+SET client_min_messages = warning;
+CREATE SCHEMA suite;
+SET search_path = suite, public;
+CALL bench_suite('suite-ok', read_seconds => 0.2, write_seconds => 0.2, insert_seconds => 0.2,
+                 warmup => 0, table_size => 2000);
+CREATE FUNCTION suite.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.label = 'suite-fail' AND NEW.workload = 'range-covered-pk' THEN
+        RAISE EXCEPTION 'refused on purpose';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER refuse BEFORE INSERT ON microbench.runs FOR EACH ROW EXECUTE FUNCTION suite.refuse();
+SQL
+if psql -X -q -c "SET client_min_messages = warning" -c "SET search_path = suite, public" \
+        -c "CALL bench_suite('suite-fail', read_seconds => 0.2, write_seconds => 0.2, insert_seconds => 0.2,
+                         warmup => 0, workloads => ARRAY['point-query', 'range-covered-pk', 'scan'])" \
+        >/dev/null 2>&1; then
+    echo "the failing suite did not fail" >&2
+    exit 1
+fi
+psql -X -q -c "DROP TRIGGER refuse ON microbench.runs" >/dev/null
+
 tests=("$here"/sql/*.sql)
 if [ $# -gt 0 ]; then tests=("$@"); fi
 pg_prove --ext .sql --failures "${tests[@]}"
