@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# test/report/svg_test.sh — render test of the SVG report: checks the picture.
+#
+#   PGHOST=... PGPORT=... PGUSER=... PGDATABASE=... test/report/svg_test.sh
+#
+# Needs a database where results_schema/*.sql is loaded
+# (cat results_schema/*.sql | psql).  In one transaction that it rolls back,
+# it inserts known synthetic runs under labels svgtest-* (postgres, mariadb
+# and mysql rows, missing cells, repeated runs within the noise, a label
+# full of XML markup, ten labels with ratios from 0.2 to 3.5) and extracts
+# four charts:
+#
+#   main   bench_report('svgtest-base', 'svgtest-other', 'svg')
+#   label  report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], by_label => true)
+#   wide   report_svg('svgtest-w0', ARRAY[ten labels], by_label => true)
+#   empty  report_svg of labels that have no runs
+#
+# Each is rendered with headless Chromium (render_svg.sh) and its pixels are
+# checked by check_svg.py.  Prints TAP and exits non-zero when a test fails.
+# Set SVG_TEST_OUT=DIR to keep the SVGs and PNGs in DIR.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/svg_test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+tap=()
+add() { tap+=("$@"); }
+check() {   # check DESCRIPTION COMMAND...: one TAP line from an exit status
+    local desc=$1; shift
+    local log
+    if log=$("$@" 2>&1); then add "ok - $desc"; else
+        add "not ok - $desc"
+        while IFS= read -r l; do add "# $l"; done <<<"$log"
+    fi
+}
+finish() {
+    local n=0 failed=0 line
+    for line in "${tap[@]}"; do case $line in ok*|"not ok"*) n=$((n + 1));; esac; done
+    echo "1..$n"
+    n=0
+    for line in "${tap[@]}"; do
+        case $line in
+        ok*) n=$((n + 1)); echo "ok $n${line#ok}";;
+        "not ok"*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n${line#not ok}";;
+        *) echo "$line";;
+        esac
+    done
+    if [ -n "${SVG_TEST_OUT:-}" ]; then
+        mkdir -p "$SVG_TEST_OUT" && cp "$work"/*.svg "$work"/*.png "$SVG_TEST_OUT"/ 2>/dev/null
+    fi
+    [ "$failed" = 0 ]
+}
+
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+count_rows() { psql_q -At -c "SELECT count(*) FROM microbench.runs WHERE label LIKE 'svgtest-%'"; }
+
+if ! before=$(count_rows 2>"$work/err"); then
+    add "not ok - microbench.runs is reachable"
+    while IFS= read -r l; do add "# $l"; done <"$work/err"
+    add "# load the schema first: cat results_schema/*.sql | psql"
+    finish; exit 1
+fi
+
+# --- synthetic runs, the charts, rollback ----------------------------------
+check "synthetic runs inserted, four SVGs extracted, transaction rolled back" psql_q <<SQL
+BEGIN;
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                             rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                             events, queries, qps, tps)
+SELECT d.dbms, CASE d.dbms WHEN 'postgres' THEN '15.20' WHEN 'mysql' THEN '8.0.36' ELSE '10.11.6' END,
+       d.label, d.workload, 'post', 1, 10000, 1, 'uniform', 10, 0,
+       timestamptz '2024-01-01 00:00:00+00' + d.n * interval '20 seconds',
+       timestamptz '2024-01-01 00:00:10+00' + d.n * interval '20 seconds', 10,
+       round(d.qps * 10), round(d.qps * 10), d.qps, d.qps
+FROM (SELECT row_number() OVER () AS n, v.*
+      FROM (VALUES
+        -- main: postgres and mariadb; update-one (pg) and delete (ma) have one side only;
+        -- read-only_range=10 is repeated on both sides, within the noise
+        ('postgres', 'svgtest-base', 'hot-points',         10000), ('postgres', 'svgtest-other', 'hot-points',         11000),
+        ('postgres', 'svgtest-base', 'point-query',        20000), ('postgres', 'svgtest-other', 'point-query',        18000),
+        ('postgres', 'svgtest-base', 'points-covered-si',   5000), ('postgres', 'svgtest-other', 'points-covered-si',   5150),
+        ('postgres', 'svgtest-base', 'range-covered-pk',    3000), ('postgres', 'svgtest-other', 'range-covered-pk',    3600),
+        ('postgres', 'svgtest-base', 'scan',                 100), ('postgres', 'svgtest-other', 'scan',                  97),
+        ('postgres', 'svgtest-base', 'read-only-count',     4000), ('postgres', 'svgtest-other', 'read-only-count',     3400),
+        ('postgres', 'svgtest-base', 'read-only_range=10',  1000), ('postgres', 'svgtest-other', 'read-only_range=10',  1010),
+        ('postgres', 'svgtest-base', 'read-only_range=10',  1040), ('postgres', 'svgtest-other', 'read-only_range=10',  1030),
+        ('postgres', 'svgtest-base', 'read-only_range=10',   980),
+        ('postgres', 'svgtest-base', 'insert',              8000), ('postgres', 'svgtest-other', 'insert',              8400),
+        ('postgres', 'svgtest-base', 'update-one',          7000),
+        ('postgres', 'svgtest-base', 'write-only',           900), ('postgres', 'svgtest-other', 'write-only',           990),
+        ('mariadb',  'svgtest-base', 'hot-points',          9000), ('mariadb',  'svgtest-other', 'hot-points',          8550),
+        ('mariadb',  'svgtest-base', 'point-query',        15000), ('mariadb',  'svgtest-other', 'point-query',        15300),
+        ('mariadb',  'svgtest-base', 'range-covered-pk',    2000), ('mariadb',  'svgtest-other', 'range-covered-pk',    2500),
+        ('mariadb',  'svgtest-base', 'read-only-count',     3000), ('mariadb',  'svgtest-other', 'read-only-count',     3300),
+        ('mariadb',  'svgtest-base', 'read-only_range=10',   800), ('mariadb',  'svgtest-other', 'read-only_range=10',   790),
+        ('mariadb',  'svgtest-base', 'read-only_range=10',   820), ('mariadb',  'svgtest-other', 'read-only_range=10',   800),
+                                                                   ('mariadb',  'svgtest-other', 'delete',              6000),
+        ('mariadb',  'svgtest-base', 'update-one',          5000), ('mariadb',  'svgtest-other', 'update-one',          4000),
+        ('mariadb',  'svgtest-base', 'write-only',           700), ('mariadb',  'svgtest-other', 'write-only',           770),
+        -- label: a relative series by label, postgres and mysql, two groups only, a hostile label
+        ('postgres', 'svgtest-b2', 'hot-points',  1000), ('postgres', 'svgtest-<&"q''>', 'hot-points',  1040),
+        ('postgres', 'svgtest-third', 'hot-points', 960),
+        ('postgres', 'svgtest-b2', 'point-query', 1000), ('postgres', 'svgtest-<&"q''>', 'point-query', 1500),
+        ('postgres', 'svgtest-third', 'point-query', 700),
+        ('postgres', 'svgtest-b2', 'insert',      1000), ('postgres', 'svgtest-<&"q''>', 'insert',       990),
+        ('mysql',    'svgtest-b2', 'hot-points',  1000), ('mysql',    'svgtest-<&"q''>', 'hot-points',  1100),
+        ('mysql',    'svgtest-third', 'hot-points', 1200),
+        ('mysql',    'svgtest-b2', 'delete',      1000), ('mysql',    'svgtest-third', 'delete',         930)
+      ) AS v(dbms, label, workload, qps)) d;
+-- wide: ten labels (colours past the fixed palette), ratios 0.2 .. 3.5, a very long label
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                             rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                             events, queries, qps, tps)
+SELECT 'postgres', '15.20', l.label, w.workload, 'post', 1, 10000, 1, 'uniform', 10, 0,
+       timestamptz '2024-01-02 00:00:00+00', timestamptz '2024-01-02 00:00:10+00', 10,
+       l.f * w.q * 10, l.f * w.q * 10, l.f * w.q, l.f * w.q
+FROM (VALUES ('svgtest-w0', 1.0), ('svgtest-w1', 0.2), ('svgtest-w2', 3.5), ('svgtest-w3', 1.3),
+             ('svgtest-w4', 0.75), ('svgtest-w5', 1.05), ('svgtest-w6', 0.98), ('svgtest-w7', 2.1),
+             ('svgtest-w8', 1.6), ('svgtest-w9', 0.5),
+             ('svgtest-w10 built with clang 18, -O3 -flto -march=native, PGO from a 12 hour TPC-C run', 1.15)
+     ) AS l(label, f),
+     (VALUES ('hot-points', 1000), ('scan', 200)) AS w(workload, q);
+\pset tuples_only on
+\pset format unaligned
+\o $work/main.svg
+SELECT microbench.bench_report('svgtest-base', 'svgtest-other', 'svg');
+\o $work/label.svg
+SELECT microbench.report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], 'post', 'qps', true);
+\o $work/wide.svg
+SELECT microbench.report_svg('svgtest-w0', ARRAY(SELECT label FROM microbench.runs
+                                                  WHERE label LIKE 'svgtest-w_%' AND label <> 'svgtest-w0'
+                                                  GROUP BY label ORDER BY min(run_id)),
+                             'post', 'qps', true);
+\o $work/empty.svg
+SELECT microbench.report_svg('svgtest-none', ARRAY['svgtest-nothing']);
+\o
+ROLLBACK;
+SQL
+
+after=$(count_rows 2>&1)
+if [ "$after" = "$before" ]; then add "ok - no svgtest rows left behind ($after)"
+else add "not ok - no svgtest rows left behind" "# before $before, after $after"; fi
+
+# --- render and check each chart -------------------------------------------
+render() {   # render NAME: the PNG of NAME.svg, timed
+    local t0 t1
+    t0=$(date +%s%N)
+    check "render $1.svg with headless Chromium" "$here/render_svg.sh" "$work/$1.svg" "$work/$1.png"
+    t1=$(date +%s%N)
+    add "# $1: rendering took $(( (t1 - t0) / 1000000 )) ms"
+}
+chart() {   # chart NAME CHECK-OPTIONS...: check_svg.py's lines, prefixed with NAME
+    local name=$1 line; shift
+    if [ ! -s "$work/$name.png" ]; then return; fi
+    while IFS= read -r line; do
+        case $line in
+        ok*) add "ok - $name: ${line#ok - }";;
+        "not ok"*) add "not ok - $name: ${line#not ok - }";;
+        *) add "$line";;
+        esac
+    done < <(python3 "$here/check_svg.py" "$@" "$work/$name.svg" "$work/$name.png" 2>&1)
+}
+
+for name in main label wide empty; do
+    if [ -s "$work/$name.svg" ]; then add "ok - $name.svg extracted"
+    else add "not ok - $name.svg extracted"; continue; fi
+    render "$name"
+done
+
+chart main --expect-title 'QPS(svgtest-other) / QPS(svgtest-base)' --expect-columns 2 \
+    --expect-group 'point queries' --expect-group 'range queries without aggregation' \
+    --expect-group 'range queries with aggregation' --expect-group 'writes' \
+    --expect-bars 16 --expect-noisy 2 --expect-noise --expect-nodata
+chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q'>, svgtest-third" \
+    --expect-columns 4 --expect-group 'point queries' --expect-group 'writes' \
+    --expect-bars 8 --expect-noisy 0 --expect-nodata
+chart wide --expect-columns 10 --expect-group 'point queries' \
+    --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 0 --expect-nodata
+chart empty --expect-title 'QPS(svgtest-nothing) / QPS(svgtest-none)' --expect-empty
+
+finish
