@@ -59,3 +59,8 @@ psql -X -q -c "DROP TRIGGER refuse ON microbench.runs" >/dev/null
 tests=("$here"/sql/*.sql)
 if [ $# -gt 0 ]; then tests=("$@"); fi
 pg_prove --ext .sql --failures "${tests[@]}"
+
+# the SVG report, rendered in headless Chromium and checked pixel by pixel
+if [ $# -eq 0 ]; then
+    prove --failures "$here/report/svg_test.sh"
+fi
