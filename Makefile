@@ -4,8 +4,8 @@
 #   make install    install the extension into the Postgres of pg_config
 #   make test       unit tests, pgTAP tests on a throwaway cluster, and the
 #                   client's tests on a throwaway MariaDB
-#   make demo       install what is missing, start a throwaway cluster and
-#                   run a few microbenchmarks
+#   make demo       install what is missing, build, start a throwaway Postgres
+#                   and MariaDB, run the suite under two labels, print the report
 #   make bench      the benchmark script (ratios against peers)
 #   make clean
 
