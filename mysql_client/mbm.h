@@ -77,6 +77,11 @@ typedef struct mbm_server_facts
 
 /* Connect; on failure returns NULL with a one-line reason in err. */
 extern MYSQL *mbm_connect(const mbm_options *o, char *err, size_t errlen);
+/*
+ * The same, for a prepare loader: LOAD DATA LOCAL allowed on this connection
+ * only, served by mbm_load_local()'s row source and by nothing else.
+ */
+extern MYSQL *mbm_connect_loader(const mbm_options *o, char *err, size_t errlen);
 /* Run a statement given as text and discard any result; 0 on success. */
 extern int	mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen);
 extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
@@ -88,6 +93,21 @@ extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
 extern int64_t mbm_stmt_execute(mbm_stmt *stmt, const mb_bind_value *values,
 								 int nvalues, char *err, size_t errlen);
 extern void mbm_stmt_close(mbm_stmt *stmt);
+
+/* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
+typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
+
+/* mbm_load_local(): LOCAL is not allowed here; nothing was loaded. */
+#define MBM_LOAD_REFUSED	(-2)
+
+/*
+ * Run sql, a LOAD DATA LOCAL INFILE statement, on a connection from
+ * mbm_connect_loader(), its data made on the fly by read(arg, ...).  Returns
+ * the rows loaded, MBM_LOAD_REFUSED, or -1 with err set (also when the server
+ * warned about any row).
+ */
+extern int64_t mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read,
+							  void *arg, char *err, size_t errlen);
 extern int	mbm_server_facts_read(MYSQL *conn, mbm_server_facts *facts,
 								  char *err, size_t errlen);
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errmsg.h>
+
 struct mbm_stmt
 {
 	MYSQL_STMT *stmt;
@@ -28,8 +30,64 @@ set_error(char *err, size_t errlen, const char *what, const char *detail)
 	snprintf(err, errlen, "%s: %s", what, detail);
 }
 
-MYSQL *
-mbm_connect(const mbm_options *o, char *err, size_t errlen)
+/*
+ * LOAD DATA LOCAL: the library asks these callbacks for the "file" the
+ * server requests.  They read no file: they hand out what the row source of
+ * the one statement mbm_load_local() is running makes, and refuse any
+ * request that comes at another time (source NULL), so a server can never
+ * read a client file through a loader connection.
+ */
+typedef struct infile_source
+{
+	mbm_load_read_fn read;
+	void	   *arg;
+	bool		started;		/* the library called init: data may have gone */
+} infile_source;
+
+static int
+infile_init(void **ptr, const char *filename, void *userdata)
+{
+	infile_source *src = userdata;
+
+	/* set even on refusal: the library passes it to infile_error */
+	*ptr = src;
+	if (src == NULL)
+		return 1;
+	src->started = true;
+	return 0;
+}
+
+static int
+infile_read(void *ptr, char *buf, unsigned int buf_len)
+{
+	infile_source *src = ptr;
+
+	return (int) src->read(src->arg, buf, buf_len);
+}
+
+static void
+infile_end(void *ptr)
+{
+}
+
+static int
+infile_error(void *ptr, char *msg, unsigned int msg_len)
+{
+	snprintf(msg, msg_len, "%s", ptr == NULL ?
+			 "LOAD DATA LOCAL request refused: this client sends no files" :
+			 "LOAD DATA LOCAL row source failed");
+	return CR_UNKNOWN_ERROR;
+}
+
+static void
+set_infile_source(MYSQL *conn, infile_source *src)
+{
+	mysql_set_local_infile_handler(conn, infile_init, infile_read, infile_end,
+								   infile_error, src);
+}
+
+static MYSQL *
+connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
 {
 	MYSQL	   *conn = mysql_init(NULL);
 	const char *password = getenv("MYSQL_PWD");
@@ -45,6 +103,19 @@ mbm_connect(const mbm_options *o, char *err, size_t errlen)
 		mysql_options(conn, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
 		mysql_options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
 	}
+	if (local_infile)
+	{
+		unsigned int on = 1;
+
+		/*
+		 * Only the loaders ask for it: with LOCAL allowed, a server could
+		 * ask the library for any client file, but every connection that
+		 * allows it here has our own handler installed before its one LOAD
+		 * DATA, and that handler reads no file at all.
+		 */
+		mysql_options(conn, MYSQL_OPT_LOCAL_INFILE, &on);
+		set_infile_source(conn, NULL);
+	}
 	if (mysql_real_connect(conn, o->host, o->user, password, o->db,
 						   (unsigned int) o->port, o->socket, 0) == NULL)
 	{
@@ -52,7 +123,83 @@ mbm_connect(const mbm_options *o, char *err, size_t errlen)
 		mysql_close(conn);
 		return NULL;
 	}
+	/* again, in case the library reset its options while connecting */
+	if (local_infile)
+		set_infile_source(conn, NULL);
 	return conn;
+}
+
+MYSQL *
+mbm_connect(const mbm_options *o, char *err, size_t errlen)
+{
+	return connect_with(o, false, err, errlen);
+}
+
+MYSQL *
+mbm_connect_loader(const mbm_options *o, char *err, size_t errlen)
+{
+	return connect_with(o, true, err, errlen);
+}
+
+/*
+ * Whether an error of LOAD DATA LOCAL means "LOCAL is not allowed here":
+ * the server's local_infile is OFF (1148 ER_NOT_ALLOWED_COMMAND; MySQL 8:
+ * 3948 ER_CLIENT_LOCAL_FILES_DISABLED; MariaDB: 4166
+ * ER_LOAD_INFILE_CAPABILITY_DISABLED), Oracle's library rejected the request
+ * (2068 CR_LOAD_DATA_LOCAL_INFILE_REJECTED), or MariaDB's library refused it
+ * ("Load data local infile forbidden", CR_UNKNOWN_ERROR) before our handler
+ * ever ran.  Numbers, not names: neither library's headers have them all.
+ * In all of these the server got no row.
+ */
+static bool
+local_infile_refused(unsigned int code, bool started)
+{
+	switch (code)
+	{
+		case 1148:
+		case 2068:
+		case 3948:
+		case 4166:
+			return true;
+		case CR_UNKNOWN_ERROR:
+			return !started;
+		default:
+			return false;
+	}
+}
+
+int64_t
+mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read, void *arg,
+			   char *err, size_t errlen)
+{
+	infile_source src = {read, arg, false};
+	int			failed;
+	unsigned int warnings;
+	int64_t		rows;
+
+	set_infile_source(conn, &src);
+	failed = mysql_real_query(conn, sql, (unsigned long) strlen(sql));
+	set_infile_source(conn, NULL);
+	if (failed)
+	{
+		set_error(err, errlen, sql, mysql_error(conn));
+		return local_infile_refused(mysql_errno(conn), src.started) ?
+			MBM_LOAD_REFUSED : -1;
+	}
+	rows = (int64_t) mysql_affected_rows(conn);
+	/*
+	 * LOCAL implies IGNORE: a row the server could not take whole is
+	 * skipped or cut with a warning, not an error.  Our rows never should
+	 * be, so any warning means the data set is not the one asked for.
+	 */
+	warnings = mysql_warning_count(conn);
+	if (warnings > 0)
+	{
+		snprintf(err, errlen, "%s: %u warnings, the rows were not loaded as sent",
+				 sql, warnings);
+		return -1;
+	}
+	return rows;
 }
 
 int

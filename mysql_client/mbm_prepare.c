@@ -23,13 +23,160 @@
 #define MBM_LOAD_ROWS	2000
 #define MBM_COMMIT_ROWS 100000
 
+/* id and k up to 10 digits each, c, pad, three tabs and the newline */
+#define MBM_ROW_MAX		(10 + 1 + 10 + 1 + MB_C_LEN + 1 + MB_PAD_LEN + 1)
+
 typedef struct loader
 {
 	const mbm_options *o;
 	atomic_int *next_table;
+	atomic_bool *use_local;		/* cleared for good once LOCAL is refused */
+	atomic_bool *noted;			/* the fallback note is printed once */
 	char		error[512];
 	bool		failed;
 } loader;
+
+/* ---- LOAD DATA LOCAL: rows made on the fly as a data stream ---- */
+
+typedef struct row_source
+{
+	mb_rng	   *rng;
+	int64_t		next_id;		/* the next row to make */
+	int64_t		table_size;
+	int64_t		k_max;
+	char		row[MBM_ROW_MAX];	/* a row that straddles two buffers */
+	int			row_len;
+	int			row_sent;
+} row_source;
+
+static char *
+put_uint(char *p, uint32_t v)
+{
+	char		digits[10];
+	int			n = 0;
+
+	do
+	{
+		digits[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	while (n > 0)
+		*p++ = digits[--n];
+	return p;
+}
+
+/*
+ * One row "id\tk\tc\tpad\n" into out (MBM_ROW_MAX bytes).  Values are drawn
+ * c, pad, then k, the order load_rows_insert() draws them in, so that a seed
+ * gives the same data set whichever way it is loaded.
+ */
+static int
+make_row(row_source *src, char *out)
+{
+	char		text[MB_C_LEN + MB_PAD_LEN];
+	uint32_t	k;
+	char	   *p = out;
+
+	mb_values_c(src->rng, text);
+	mb_values_pad(src->rng, text + MB_C_LEN);
+	k = mb_rng_uniform(src->rng, 1, (uint32_t) src->k_max);
+	p = put_uint(p, (uint32_t) src->next_id++);
+	*p++ = '\t';
+	p = put_uint(p, k);
+	*p++ = '\t';
+	memcpy(p, text, MB_C_LEN);
+	p += MB_C_LEN;
+	*p++ = '\t';
+	memcpy(p, text + MB_C_LEN, MB_PAD_LEN);
+	p += MB_PAD_LEN;
+	*p++ = '\n';
+	return (int) (p - out);
+}
+
+/* mbm_load_read_fn: whole rows straight into buf, the last one split. */
+static unsigned int
+row_source_read(void *arg, char *buf, unsigned int len)
+{
+	row_source *src = arg;
+	unsigned int n = 0;
+
+	while (n < len)
+	{
+		unsigned int part;
+
+		if (src->row_sent == src->row_len)
+		{
+			if (src->next_id > src->table_size)
+				break;
+			if (len - n >= MBM_ROW_MAX)
+			{
+				n += (unsigned int) make_row(src, buf + n);
+				continue;
+			}
+			src->row_len = make_row(src, src->row);
+			src->row_sent = 0;
+		}
+		part = (unsigned int) (src->row_len - src->row_sent);
+		if (part > len - n)
+			part = len - n;
+		memcpy(buf + n, src->row + src->row_sent, part);
+		src->row_sent += (int) part;
+		n += part;
+	}
+	return n;
+}
+
+/* 0, -1 with l->error set, or MBM_LOAD_REFUSED (nothing loaded). */
+static int
+load_rows_local(loader *l, MYSQL *conn, int table, mb_rng *rng)
+{
+	const mbm_options *o = l->o;
+	row_source	src = {rng, 1, o->table_size, o->table_size, {0}, 0, 0};
+	char		sql[512];
+	int64_t		rows;
+	const char *x_txn = getenv("MBM_X_TXN");
+	const char *x_cs = getenv("MBM_X_CS");
+
+	snprintf(sql, sizeof(sql),
+			 "LOAD DATA LOCAL INFILE 'sbtest%d' INTO TABLE sbtest%d%s"
+			 " FIELDS TERMINATED BY '\\t' ESCAPED BY '' LINES TERMINATED BY '\\n'"
+			 " (id, k, c, pad)",
+			 table, table, x_cs ? x_cs : " CHARACTER SET ascii");
+	if (x_txn && *x_txn == '1' &&
+		mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+		return -1;
+	{
+	int64_t chunk = getenv("MBM_X_CHUNK") ? atoll(getenv("MBM_X_CHUNK")) : o->table_size;
+	int64_t total = 0;
+	while (src.next_id <= o->table_size)
+	{
+	src.table_size = src.next_id - 1 + chunk;
+	if (src.table_size > o->table_size) src.table_size = o->table_size;
+	src.k_max = o->table_size;
+	rows = mbm_load_local(conn, sql, row_source_read, &src, l->error, sizeof(l->error));
+	if (rows < 0)
+	{
+		if (x_txn && *x_txn == '1')
+			mysql_query(conn, "ROLLBACK");
+		return rows == MBM_LOAD_REFUSED ? MBM_LOAD_REFUSED : -1;
+	}
+	total += rows;
+	}
+	rows = total;
+	}
+	if (x_txn && *x_txn == '1' &&
+		mbm_query(conn, "COMMIT", l->error, sizeof(l->error)) != 0)
+		return -1;
+	if (rows != o->table_size)
+	{
+		snprintf(l->error, sizeof(l->error), "sbtest%d: LOAD DATA loaded %lld rows, not %lld",
+				 table, (long long) rows, (long long) o->table_size);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- multi-row INSERT: where LOCAL is not allowed ---- */
 
 /* One multi-row INSERT of 'rows' rows, ready to bind. */
 static mbm_stmt *
@@ -50,29 +197,19 @@ prepare_insert(MYSQL *conn, int table, int rows, char *err, size_t errlen)
 }
 
 static int
-load_table(loader *l, MYSQL *conn, int table)
+load_rows_insert(loader *l, MYSQL *conn, int table, mb_rng *rng)
 {
 	const mbm_options *o = l->o;
-	char		sql[512];
-	mb_rng		rng;
 	mb_bind_value *values = calloc((size_t) MBM_LOAD_ROWS * 4, sizeof(mb_bind_value));
 	char	   *texts = malloc((size_t) MBM_LOAD_ROWS * (MB_C_LEN + MB_PAD_LEN));
 	mbm_stmt   *full = NULL;
 	int64_t		id = 1;
 	int64_t		uncommitted = 0;
 	int			rc = -1;
+	const char *x_commit = getenv("MBM_X_COMMIT");
+	int64_t		commit_rows = x_commit ? atoll(x_commit) : MBM_COMMIT_ROWS;
 
-	mb_rng_seed(&rng, o->seeded ? o->seed : (uint64_t) time(NULL), (uint64_t) table);
-	snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS sbtest%d", table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
-		goto done;
-	snprintf(sql, sizeof(sql),
-			 "CREATE TABLE sbtest%d (id INTEGER NOT NULL AUTO_INCREMENT,"
-			 " k INTEGER NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',"
-			 " pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=%s",
-			 table, o->engine);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0 ||
-		mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+	if (mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
 		goto done;
 
 	while (id <= o->table_size)
@@ -97,12 +234,12 @@ load_table(loader *l, MYSQL *conn, int table)
 			mb_bind_value *v = &values[i * 4];
 			char	   *c = texts + (size_t) i * (MB_C_LEN + MB_PAD_LEN);
 
-			mb_values_c(&rng, c);
-			mb_values_pad(&rng, c + MB_C_LEN);
+			mb_values_c(rng, c);
+			mb_values_pad(rng, c + MB_C_LEN);
 			v[0].is_text = false;
 			v[0].int_value = (int32_t) (id + i);
 			v[1].is_text = false;
-			v[1].int_value = (int32_t) mb_rng_uniform(&rng, 1, (uint32_t) o->table_size);
+			v[1].int_value = (int32_t) mb_rng_uniform(rng, 1, (uint32_t) o->table_size);
 			v[2].is_text = true;
 			v[2].text = c;
 			v[2].text_len = MB_C_LEN;
@@ -120,7 +257,7 @@ load_table(loader *l, MYSQL *conn, int table)
 			mbm_stmt_close(stmt);
 		id += rows;
 		uncommitted += rows;
-		if (uncommitted >= MBM_COMMIT_ROWS)
+		if (commit_rows > 0 && uncommitted >= commit_rows)
 		{
 			if (mbm_query(conn, "COMMIT", l->error, sizeof(l->error)) != 0 ||
 				mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
@@ -130,20 +267,67 @@ load_table(loader *l, MYSQL *conn, int table)
 	}
 	if (mbm_query(conn, "COMMIT", l->error, sizeof(l->error)) != 0)
 		goto done;
-	snprintf(sql, sizeof(sql), "CREATE INDEX k_%d ON sbtest%d (k)", table, table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
-		goto done;
-	snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
-		goto done;
-	printf("loaded sbtest%d: %lld rows\n", table, (long long) o->table_size);
-	fflush(stdout);
 	rc = 0;
 done:
 	mbm_stmt_close(full);
 	free(values);
 	free(texts);
 	return rc;
+}
+
+static int
+load_table(loader *l, MYSQL *conn, int table)
+{
+	const mbm_options *o = l->o;
+	uint64_t	seed = o->seeded ? o->seed : (uint64_t) time(NULL);
+	char		sql[512];
+	mb_rng		rng;
+	int			rc = MBM_LOAD_REFUSED;
+
+	snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS sbtest%d", table);
+	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+		return -1;
+	snprintf(sql, sizeof(sql),
+			 "CREATE TABLE sbtest%d (id INTEGER NOT NULL AUTO_INCREMENT,"
+			 " k INTEGER NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',"
+			 " pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=%s",
+			 table, o->engine);
+	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+		return -1;
+
+	if (atomic_load(l->use_local))
+	{
+		mb_rng_seed(&rng, seed, (uint64_t) table);
+		rc = load_rows_local(l, conn, table, &rng);
+		if (rc == MBM_LOAD_REFUSED)
+		{
+			atomic_store(l->use_local, false);
+			if (!atomic_exchange(l->noted, true))
+			{
+				printf("note: LOAD DATA LOCAL INFILE not allowed (%s); loading with INSERTs\n",
+					   l->error);
+				fflush(stdout);
+			}
+		}
+	}
+	if (rc == MBM_LOAD_REFUSED)
+	{
+		/* the refused LOAD sent no row and drew no value: start afresh */
+		mb_rng_seed(&rng, seed, (uint64_t) table);
+		rc = load_rows_insert(l, conn, table, &rng);
+	}
+	if (rc != 0)
+		return -1;
+
+	snprintf(sql, sizeof(sql), "CREATE INDEX k_%d ON sbtest%d (k)", table, table);
+	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+		return -1;
+	snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", table);
+	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+		return -1;
+	printf("loaded sbtest%d: %lld rows\n", table, (long long) o->table_size);
+	fflush(stdout);
+	return 0;
 }
 
 static void *
@@ -153,10 +337,10 @@ loader_main(void *arg)
 	MYSQL	   *conn;
 
 	mysql_thread_init();
-	conn = mbm_connect(l->o, l->error, sizeof(l->error));
-	if (conn == NULL ||
-		mbm_query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error)) != 0 ||
-		mbm_query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error)) != 0)
+	conn = mbm_connect_loader(l->o, l->error, sizeof(l->error));
+	if (conn == NULL || (getenv("MBM_X_UC") ? 0 :
+		mbm_query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error))) != 0 ||
+		(getenv("MBM_X_UC") ? 0 : mbm_query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error))) != 0)
 		l->failed = true;
 	while (!l->failed)
 	{
@@ -209,6 +393,8 @@ mbm_prepare(const mbm_options *o)
 	loader	   *loaders = calloc(nthreads, sizeof(loader));
 	pthread_t  *threads = calloc(nthreads, sizeof(pthread_t));
 	atomic_int	next_table = 1;
+	atomic_bool use_local = !(getenv("MBM_X_METHOD") && strcmp(getenv("MBM_X_METHOD"), "insert") == 0);
+	atomic_bool noted = false;
 	char		err[512];
 	MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
 	int			i;
@@ -231,6 +417,8 @@ mbm_prepare(const mbm_options *o)
 	{
 		loaders[i].o = o;
 		loaders[i].next_table = &next_table;
+		loaders[i].use_local = &use_local;
+		loaders[i].noted = &noted;
 		pthread_create(&threads[i], NULL, loader_main, &loaders[i]);
 	}
 	for (i = 0; i < nthreads; i++)
