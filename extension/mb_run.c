@@ -61,7 +61,11 @@ typedef struct mb_run
 	int			started;		/* handles registered so far */
 } mb_run;
 
-/* The run in progress in this backend, for the detach callback. */
+/*
+ * The run in progress in this backend, for the detach callback.  It lives in
+ * TopMemoryContext: the callback can run during error recovery, after
+ * bench_run's stack frame is gone.
+ */
 static mb_run *active_run = NULL;
 
 /* The validated request. */
@@ -306,14 +310,21 @@ abort_workers(dsm_segment *seg, Datum arg)
 		pg_atomic_write_u32(&run->shared->phase, MB_PHASE_ABORT);
 	for (i = 0; i < run->started; i++)
 		TerminateBackgroundWorker(run->handles[i]);
+	for (i = 0; i < run->started; i++)
+		pfree(run->handles[i]);
+	if (run->handles)
+		pfree(run->handles);
+	pfree(run);
 	active_run = NULL;
 }
 
 static void
 start_workers(mb_run *run, const mb_request *req)
 {
+	MemoryContext oldcxt = MemoryContextSwitchTo(TopMemoryContext);
 	int			i;
 
+	/* handles too must outlive an error, for the detach callback */
 	run->handles = palloc0(sizeof(BackgroundWorkerHandle *) * req->clients);
 	for (i = 0; i < req->clients; i++)
 	{
@@ -333,14 +344,18 @@ start_workers(mb_run *run, const mb_request *req)
 		worker.bgw_notify_pid = MyProcPid;
 
 		if (!RegisterDynamicBackgroundWorker(&worker, &run->handles[i]))
+		{
+			MemoryContextSwitchTo(oldcxt);
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("could not start benchmark client %d of %d", i + 1, req->clients),
 					 errdetail("All background worker slots are in use (max_worker_processes = %d).",
 							   max_worker_processes),
 					 errhint("Raise max_worker_processes (restart needed) or use fewer clients.")));
+		}
 		run->started = i + 1;
 	}
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /*
@@ -629,7 +644,7 @@ Datum
 bench_run(PG_FUNCTION_ARGS)
 {
 	mb_request	req;
-	mb_run		run;
+	mb_run	   *run;
 	mb_totals  *totals;
 	int64		setup_deadline;
 	int64		window_start_us;
@@ -650,39 +665,39 @@ bench_run(PG_FUNCTION_ARGS)
 	if (req.workload->table_per_client)
 		scan_rows = count_scan_rows(&req, req.tables, req.clients);
 
-	memset(&run, 0, sizeof(run));
-	run.seg = dsm_create(MB_RUN_SHARED_SIZE(req.clients), 0);
-	run.shared = dsm_segment_address(run.seg);
-	memset(run.shared, 0, MB_RUN_SHARED_SIZE(req.clients));
-	run.shared->database_id = MyDatabaseId;
-	run.shared->role_id = GetUserId();
-	run.shared->workload_index = req.workload_index;
-	run.shared->clients = req.clients;
-	run.shared->tables = req.tables;
-	run.shared->table_size = req.table_size;
-	run.shared->range = req.range;
-	run.shared->rand_type = req.rand_type;
-	run.shared->seeded = req.seeded;
-	run.shared->seed = (uint64) req.seed;
-	strlcpy(run.shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
-	pg_atomic_init_u32(&run.shared->phase, MB_PHASE_SETUP);
+	run = MemoryContextAllocZero(TopMemoryContext, sizeof(mb_run));
+	run->seg = dsm_create(MB_RUN_SHARED_SIZE(req.clients), 0);
+	run->shared = dsm_segment_address(run->seg);
+	memset(run->shared, 0, MB_RUN_SHARED_SIZE(req.clients));
+	run->shared->database_id = MyDatabaseId;
+	run->shared->role_id = GetUserId();
+	run->shared->workload_index = req.workload_index;
+	run->shared->clients = req.clients;
+	run->shared->tables = req.tables;
+	run->shared->table_size = req.table_size;
+	run->shared->range = req.range;
+	run->shared->rand_type = req.rand_type;
+	run->shared->seeded = req.seeded;
+	run->shared->seed = (uint64) req.seed;
+	strlcpy(run->shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
+	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
 	for (i = 0; i < req.clients; i++)
 	{
-		mb_worker_slot *slot = &run.shared->slots[i];
+		mb_worker_slot *slot = &run->shared->slots[i];
 
 		pg_atomic_init_u32(&slot->state, MB_WORKER_STARTING);
 		pg_atomic_init_u64(&slot->events, 0);
 		pg_atomic_init_u64(&slot->queries, 0);
 		pg_atomic_init_u64(&slot->errors, 0);
 	}
-	active_run = &run;
-	on_dsm_detach(run.seg, abort_workers, (Datum) 0);
+	active_run = run;
+	on_dsm_detach(run->seg, abort_workers, (Datum) 0);
 
-	start_workers(&run, &req);
+	start_workers(run, &req);
 
 	/* setup: all clients connected and prepared, or an error */
 	setup_deadline = mb_now_us() + MB_SETUP_TIMEOUT_US;
-	while (!all_workers_in(&run, MB_WORKER_READY))
+	while (!all_workers_in(run, MB_WORKER_READY))
 	{
 		if (mb_now_us() > setup_deadline)
 			ereport(ERROR,
@@ -690,40 +705,40 @@ bench_run(PG_FUNCTION_ARGS)
 					 errmsg("benchmark clients were not ready after %d seconds",
 							(int) (MB_SETUP_TIMEOUT_US / 1000000)),
 					 errhint("A lock on the sbtest tables may be held by another session or by this transaction; commit it and retry.")));
-		coordinator_wait(&run, 10);
+		coordinator_wait(run, 10);
 	}
 
 	/* with no warm-up, every event a client runs is a measured one */
 	if (req.warmup > 0)
 	{
-		set_phase(&run, MB_PHASE_WARMUP);
-		run_phase(&run, req.warmup, 0, NULL);
+		set_phase(run, MB_PHASE_WARMUP);
+		run_phase(run, req.warmup, 0, NULL);
 	}
 
-	set_phase(&run, MB_PHASE_MEASURE);
+	set_phase(run, MB_PHASE_MEASURE);
 	window_start_us = mb_now_us();
-	run_phase(&run, req.seconds, req.report_interval, &started_at);
-	set_phase(&run, MB_PHASE_STOP);
+	run_phase(run, req.seconds, req.report_interval, &started_at);
+	set_phase(run, MB_PHASE_STOP);
 
 	/* let every client finish the event in flight; it is counted */
-	while (!all_workers_in(&run, MB_WORKER_DONE))
-		coordinator_wait(&run, 1);
-	for (i = 0; i < run.started; i++)
-		window_end_us = Max(window_end_us, run.shared->slots[i].last_event_end_us);
+	while (!all_workers_in(run, MB_WORKER_DONE))
+		coordinator_wait(run, 1);
+	for (i = 0; i < run->started; i++)
+		window_end_us = Max(window_end_us, run->shared->slots[i].last_event_end_us);
 	window_end_us = Max(window_end_us, window_start_us + 1);
 	elapsed = (window_end_us - window_start_us) / 1e6;
 	ended_at = started_at + (window_end_us - window_start_us);
 
 	totals = palloc(sizeof(mb_totals));
-	collect_totals(&run, totals);
+	collect_totals(run, totals);
 	totals->rows_scanned = 0;
-	for (i = 0; scan_rows != NULL && i < run.started; i++)
+	for (i = 0; scan_rows != NULL && i < run->started; i++)
 		totals->rows_scanned += (int64)
-			pg_atomic_read_u64(&run.shared->slots[i].events) * scan_rows[i];
+			pg_atomic_read_u64(&run->shared->slots[i].events) * scan_rows[i];
 
-	for (i = 0; i < run.started; i++)
-		WaitForBackgroundWorkerShutdown(run.handles[i]);
-	dsm_detach(run.seg);
+	for (i = 0; i < run->started; i++)
+		WaitForBackgroundWorkerShutdown(run->handles[i]);
+	dsm_detach(run->seg);
 
 	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed);
 	SPI_finish();

@@ -175,6 +175,8 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 	mb_maintenance_shared *shared;
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
+	MemoryContext oldcxt;
+	bool		registered;
 	pid_t		pid;
 
 	if (!OidIsValid(relid))
@@ -205,7 +207,11 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
 	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	worker.bgw_notify_pid = MyProcPid;
-	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	/* the detach callback may run during error recovery: keep the handle */
+	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+	registered = RegisterDynamicBackgroundWorker(&worker, &handle);
+	MemoryContextSwitchTo(oldcxt);
+	if (!registered)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start the maintenance worker"),
@@ -225,5 +231,6 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 				 errmsg("VACUUM (ANALYZE) of the sbtest tables failed: %s",
 						shared->failed ? shared->message : "the worker exited early")));
 	dsm_detach(seg);
+	pfree(handle);
 	PG_RETURN_VOID();
 }
