@@ -23,6 +23,7 @@ install: all
 
 unit-test:
 	$(MAKE) -C test/unit check
+	$(MAKE) -C results_schema check
 
 pg-test: install
 	test/run_pg_tests.sh
@@ -49,5 +50,6 @@ bench: deps
 clean:
 	$(MAKE) -C extension clean
 	$(MAKE) -C mysql_client clean
+	$(MAKE) -C results_schema clean
 	$(MAKE) -C test/unit clean
 	rm -f common/*.o
