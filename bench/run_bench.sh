@@ -28,6 +28,7 @@
 #   BENCH_DB=mb_bench   database name
 # Usage: bench/run_bench.sh        (or `make bench` from the top level)
 set -euo pipefail
+shopt -s inherit_errexit
 
 ROUNDS=${ROUNDS:-5}
 RUN_SECONDS=${RUN_SECONDS:-5}
@@ -176,7 +177,8 @@ qps_proc() {
 qps_sysbench() {
     # --report-checkpoints=WARMUP resets the counters after the warm-up, so
     # the final "queries:" figure covers only the last RUN_SECONDS.
-    local args=(--threads=1 --time=$((${1:-$RUN_SECONDS} + WARMUP)))
+    # uniform keys, as bench_run draws them (sysbench 1.0 defaults to special)
+    local args=(--threads=1 --rand-type=uniform --time=$((${1:-$RUN_SECONDS} + WARMUP)))
     ((WARMUP > 0)) && args+=(--report-checkpoints="$WARMUP")
     "${sb[@]}" "${args[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
     local v
