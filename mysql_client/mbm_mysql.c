@@ -5,7 +5,10 @@
  * is used, so the client builds against either.  Statements are server-side
  * prepared (mysql_stmt_*) once per connection and executed with bound
  * values; every result is read in full and discarded, as sysbench does, so
- * the server's work of sending rows is part of each query.
+ * the server's work of sending rows is part of each query.  For prepare's
+ * loaders it also runs LOAD DATA LOCAL INFILE with the data made by the
+ * caller as the library asks for it (mysql_set_local_infile_handler(), in
+ * both libraries): no file is read, and values never go into SQL text.
  */
 #include "mbm.h"
 
@@ -108,10 +111,10 @@ connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
 		unsigned int on = 1;
 
 		/*
-		 * Only the loaders ask for it: with LOCAL allowed, a server could
-		 * ask the library for any client file, but every connection that
-		 * allows it here has our own handler installed before its one LOAD
-		 * DATA, and that handler reads no file at all.
+		 * Only the loaders ask for it.  With LOCAL allowed, a server may ask
+		 * the library for any client file in reply to any statement; our
+		 * handler is installed before the first one, reads no file, and
+		 * serves only mbm_load_local()'s own statement.
 		 */
 		mysql_options(conn, MYSQL_OPT_LOCAL_INFILE, &on);
 		set_infile_source(conn, NULL);
