@@ -56,6 +56,7 @@ typedef struct mbm_options
 	const char *results_db;		/* libpq conninfo */
 	const char *results_file;	/* JSON-lines fallback */
 	bool		no_record;		/* suite warm-up: measure, keep nothing */
+	bool		in_suite;		/* say how to load the results file once, at the end */
 	/* suite */
 	double		read_time_s;
 	double		write_time_s;
@@ -141,5 +142,7 @@ extern int	mbm_suite(const mbm_options *o);
 
 /* ---- mbm_results.c ---- */
 extern int	mbm_record_result(const mbm_options *o, const mbm_result *r);
+/* How to load a results file into the results database. */
+extern void mbm_print_load_recipe(const char *results_file);
 
 #endif							/* MBM_H */

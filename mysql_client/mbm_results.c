@@ -248,10 +248,18 @@ mbm_record_result(const mbm_options *o, const mbm_result *r)
 		free_row(&rw);
 		return MBM_EXIT_FAILED;
 	}
-	printf("\nresult appended to %s; load it with:\n"
-		   "  psql -d RESULTS_DB -c \"\\copy microbench.import_queue (doc) FROM '%s'"
-		   " WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\""
-		   " -c \"SELECT microbench.import_runs()\"\n", o->results_file, o->results_file);
+	printf("\nresult appended to %s\n", o->results_file);
+	if (!o->in_suite)
+		mbm_print_load_recipe(o->results_file);
 	free_row(&rw);
 	return rc;
+}
+
+void
+mbm_print_load_recipe(const char *results_file)
+{
+	printf("load %s into the results database with:\n"
+		   "  psql -d RESULTS_DB -c \"\\copy microbench.import_queue (doc) FROM '%s'"
+		   " WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\""
+		   " -c \"SELECT microbench.import_runs()\"\n", results_file, results_file);
 }

@@ -223,15 +223,20 @@ mbm_suite(const mbm_options *o)
 			step_o.time_s = step_seconds(o, s);
 			step_o.phase = s->phase ? s->phase : "pre";
 			step_o.no_record = s->kind == MB_SUITE_WARMUP;
+			step_o.in_suite = true;
 			rc = mbm_run(&step_o, mb_catalog_find(s->workload));
 		}
 		if (rc != MBM_EXIT_OK)
 		{
 			fprintf(stderr, "microbench-mysql: suite stopped at step %d of %d; earlier runs are recorded\n",
 					n, steps);
+			if (o->results_db == NULL)
+				mbm_print_load_recipe(o->results_file);
 			return rc;
 		}
 	}
 	printf("\nsuite done in %.0fs\n", monotonic_s() - started);
+	if (o->results_db == NULL)
+		mbm_print_load_recipe(o->results_file);
 	return MBM_EXIT_OK;
 }
