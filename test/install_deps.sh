@@ -12,7 +12,7 @@ packages=(
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl
     libpq-dev sysbench
     mariadb-server mariadb-client libmariadb-dev
-    chromium python3
+    chromium fonts-dejavu-core python3
 )
 
 missing=()
