@@ -374,14 +374,8 @@ check_workers(mb_run *run)
 		pid_t		pid;
 
 		if (state == MB_WORKER_FAILED)
-		{
-			pg_memory_barrier();
-			ereport(ERROR,
-					(errcode(slot->sqlerrcode ? slot->sqlerrcode : ERRCODE_INTERNAL_ERROR),
-					 errmsg("benchmark client %d failed: %s", i + 1, slot->message),
-					 slot->detail[0] ? errdetail("%s", slot->detail) : 0,
-					 slot->hint[0] ? errhint("%s", slot->hint) : 0));
-		}
+			mb_error_rethrow(&slot->error,
+							 psprintf("benchmark client %d failed", i + 1));
 		if (state != MB_WORKER_DONE &&
 			GetBackgroundWorkerPid(run->handles[i], &pid) == BGWH_STOPPED)
 		{

@@ -30,6 +30,24 @@ typedef enum mb_phase
 	MB_PHASE_ABORT				/* exit at once: the run failed */
 } mb_phase;
 
+/*
+ * An error raised in a background worker, kept in shared memory so that the
+ * backend that started the worker can raise it again with the worker's
+ * SQLSTATE, message, detail and hint.
+ */
+typedef struct mb_error_report
+{
+	int			sqlerrcode;
+	char		message[512];
+	char		detail[512];
+	char		hint[256];
+} mb_error_report;
+
+/* Copy the error being handled (inside PG_CATCH) into a report. */
+extern void mb_error_capture(mb_error_report *report);
+/* Raise a captured error in this backend, its message after a prefix. */
+extern void mb_error_rethrow(const mb_error_report *report, const char *prefix) pg_attribute_noreturn();
+
 /* A worker's state, written by that worker only. */
 typedef enum mb_worker_state
 {
@@ -50,11 +68,7 @@ typedef struct mb_worker_slot
 	pg_atomic_uint64 errors;
 	int64		last_event_end_us;	/* end of its last measured event */
 	mb_hist		latency;
-	/* a worker's error, for the coordinator to re-raise */
-	int			sqlerrcode;
-	char		message[512];
-	char		detail[512];
-	char		hint[256];
+	mb_error_report error;		/* for the coordinator to re-raise */
 } mb_worker_slot;
 
 typedef struct mb_run_shared

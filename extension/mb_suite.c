@@ -30,6 +30,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
+#include "mb_shared.h"
 #include "mb_suite.h"
 
 PG_FUNCTION_INFO_V1(bench_suite_plan);
@@ -86,8 +87,7 @@ typedef struct mb_maintenance_shared
 	char		schema[NAMEDATALEN];
 	bool		done;
 	bool		failed;
-	int			sqlerrcode;
-	char		message[512];
+	mb_error_report error;
 } mb_maintenance_shared;
 
 /* VACUUM (ANALYZE) one table as a top-level statement of this session. */
@@ -140,13 +140,7 @@ mb_maintenance_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(ErrorContext);
-		edata = CopyErrorData();
-		shared->sqlerrcode = edata->sqlerrcode;
-		strlcpy(shared->message, edata->message ? edata->message : "", sizeof(shared->message));
-		pg_memory_barrier();
+		mb_error_capture(&shared->error);
 		shared->failed = true;
 		PG_RE_THROW();
 	}
@@ -225,11 +219,12 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 				 errmsg("the maintenance worker did not start")));
 	WaitForBackgroundWorkerShutdown(handle);
 	pg_memory_barrier();
+	if (shared->failed)
+		mb_error_rethrow(&shared->error, "VACUUM (ANALYZE) of the sbtest tables failed");
 	if (!shared->done)
 		ereport(ERROR,
-				(errcode(shared->sqlerrcode ? shared->sqlerrcode : ERRCODE_INTERNAL_ERROR),
-				 errmsg("VACUUM (ANALYZE) of the sbtest tables failed: %s",
-						shared->failed ? shared->message : "the worker exited early")));
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("the maintenance worker exited before VACUUM (ANALYZE) finished")));
 	dsm_detach(seg);
 	pfree(handle);
 	PG_RETURN_VOID();

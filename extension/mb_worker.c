@@ -282,21 +282,31 @@ event_loop(mb_worker_ctx *ctx)
 	}
 }
 
-/* Copy the error being handled into the slot for the coordinator. */
-static void
-report_error_to_slot(mb_worker_slot *slot)
+void
+mb_error_capture(mb_error_report *report)
 {
 	ErrorData  *edata;
 	MemoryContext oldcxt = MemoryContextSwitchTo(ErrorContext);
 
 	edata = CopyErrorData();
 	MemoryContextSwitchTo(oldcxt);
-	slot->sqlerrcode = edata->sqlerrcode;
-	strlcpy(slot->message, edata->message ? edata->message : "", sizeof(slot->message));
-	strlcpy(slot->detail, edata->detail ? edata->detail : "", sizeof(slot->detail));
-	strlcpy(slot->hint, edata->hint ? edata->hint : "", sizeof(slot->hint));
+	report->sqlerrcode = edata->sqlerrcode;
+	strlcpy(report->message, edata->message ? edata->message : "", sizeof(report->message));
+	strlcpy(report->detail, edata->detail ? edata->detail : "", sizeof(report->detail));
+	strlcpy(report->hint, edata->hint ? edata->hint : "", sizeof(report->hint));
 	pg_memory_barrier();
-	pg_atomic_write_u32(&slot->state, MB_WORKER_FAILED);
+}
+
+void
+mb_error_rethrow(const mb_error_report *report, const char *prefix)
+{
+	pg_memory_barrier();
+	ereport(ERROR,
+			(errcode(report->sqlerrcode ? report->sqlerrcode : ERRCODE_INTERNAL_ERROR),
+			 errmsg("%s: %s", prefix, report->message),
+			 report->detail[0] ? errdetail("%s", report->detail) : 0,
+			 report->hint[0] ? errhint("%s", report->hint) : 0));
+	pg_unreachable();
 }
 
 void
@@ -364,7 +374,8 @@ mb_worker_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
-		report_error_to_slot(ctx.slot);
+		mb_error_capture(&ctx.slot->error);
+		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_FAILED);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
