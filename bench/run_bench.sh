@@ -67,11 +67,7 @@ unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
 
 q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
-load() { cut -d' ' -f1 /proc/loadavg; }   # shown per round: other load skews timings
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+. "$top/bench/lib.sh"
 
 # sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
 # starting with '/' as the unix-socket directory; the cluster has no TCP

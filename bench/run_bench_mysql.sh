@@ -99,11 +99,7 @@ sock=$MYSQL_SOCKET
 
 q() { "$mariadb_cli" --no-defaults -hlocalhost --socket="$sock" -ubench -N -B sbtest "$@"; }
 status() { q -e "SHOW GLOBAL STATUS LIKE '$1'" | cut -f2; }
-load() { cut -d' ' -f1 /proc/loadavg; }   # shown per round: other load skews timings
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+. "$top/bench/lib.sh"
 
 ours=("$client" --mysql-socket="$sock" --mysql-user=bench --mysql-db=sbtest
       --tables=1 --table-size="$TABLE_SIZE")
