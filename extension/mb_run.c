@@ -13,7 +13,9 @@
  * terminate — detaches the segment, and the detach callback moves the run to
  * the abort phase and asks the postmaster to terminate every worker, so no
  * worker outlives a run.  A worker's own error is re-raised here with its
- * SQLSTATE and text.  Only a finished run writes a row.
+ * SQLSTATE and text; a worker terminated by someone else, or one waiting for
+ * a lock this transaction holds (it would wait forever), ends the run with
+ * an error saying so.  Only a finished run writes a row.
  */
 #include "postgres.h"
 
@@ -33,7 +35,11 @@
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -52,6 +58,9 @@ PG_FUNCTION_INFO_V1(bench_run);
 /* How long workers may take to connect and prepare before we give up. */
 #define MB_SETUP_TIMEOUT_US (30 * INT64CONST(1000000))
 
+/* How often the coordinator looks for clients stuck behind its own locks. */
+#define MB_LOCK_CHECK_INTERVAL_US (200 * INT64CONST(1000))
+
 /* The coordinator's view of a run in progress. */
 typedef struct mb_run
 {
@@ -59,6 +68,7 @@ typedef struct mb_run
 	mb_run_shared *shared;
 	BackgroundWorkerHandle **handles;
 	int			started;		/* handles registered so far */
+	int64		next_lock_check_us;
 } mb_run;
 
 /*
@@ -383,12 +393,69 @@ check_workers(mb_run *run)
 			state = pg_atomic_read_u32(&slot->state);
 			if (state == MB_WORKER_FAILED)
 				continue;		/* reported on the next call */
+			if (state != MB_WORKER_DONE &&
+				pg_atomic_read_u32(&slot->terminated))
+				ereport(ERROR,
+						(errcode(ERRCODE_ADMIN_SHUTDOWN),
+						 errmsg("benchmark client %d was terminated", i + 1),
+						 errdetail("Its background worker (PID %d) received SIGTERM, from pg_terminate_backend() or a server shutdown; the run was stopped and nothing was recorded.",
+								   slot->pid)));
 			if (state != MB_WORKER_DONE)
 				ereport(ERROR,
 						(errcode(ERRCODE_CONNECTION_FAILURE),
 						 errmsg("benchmark client %d exited before the run finished", i + 1),
+						 errdetail("The run was stopped and nothing was recorded."),
 						 errhint("See the server log for why it stopped.")));
 		}
+	}
+}
+
+/* Does this backend block the process with that PID? */
+static bool
+blocked_by_me(int pid)
+{
+	ArrayType  *blockers;
+	Datum	   *elems;
+	int			n;
+	int			i;
+
+	blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids,
+													  Int32GetDatum(pid)));
+	deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &elems, NULL, &n);
+	for (i = 0; i < n; i++)
+		if (DatumGetInt32(elems[i]) == MyProcPid)
+			return true;
+	return false;
+}
+
+/*
+ * A client waiting for a lock that the caller's transaction holds would wait
+ * forever: the transaction cannot end before bench_run returns.  Only a
+ * client whose wait event says "lock" is looked at closely.
+ */
+static void
+check_blocked_by_caller(mb_run *run)
+{
+	int			i;
+
+	if (mb_now_us() < run->next_lock_check_us)
+		return;
+	run->next_lock_check_us = mb_now_us() + MB_LOCK_CHECK_INTERVAL_US;
+	for (i = 0; i < run->started; i++)
+	{
+		int			pid = run->shared->slots[i].pid;
+		PGPROC	   *proc = pid != 0 ? BackendPidGetProc(pid) : NULL;
+
+		if (proc == NULL ||
+			(proc->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
+			continue;
+		if (blocked_by_me(pid))
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("benchmark client %d is waiting for a lock held by this transaction", i + 1),
+					 errdetail("The clients run in their own sessions, and this transaction keeps its locks until bench_run() returns."),
+					 errhint("Commit or roll back what locked the sbtest tables or their rows (LOCK TABLE, SELECT ... FOR UPDATE, a write), then call bench_run() in a new transaction.")));
 	}
 }
 
@@ -398,12 +465,15 @@ coordinator_wait(mb_run *run, long timeout_ms)
 {
 	int			rc;
 
+	/* wake often enough to notice clients stuck behind our locks */
+	timeout_ms = Min(timeout_ms, MB_LOCK_CHECK_INTERVAL_US / 1000);
 	rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 				   Max(timeout_ms, 1), PG_WAIT_EXTENSION);
 	if (rc & WL_LATCH_SET)
 		ResetLatch(MyLatch);
 	CHECK_FOR_INTERRUPTS();
 	check_workers(run);
+	check_blocked_by_caller(run);
 }
 
 static bool
@@ -648,13 +718,21 @@ bench_run(PG_FUNCTION_ARGS)
 	double		elapsed;
 	int64	   *scan_rows = NULL;
 	int			i;
+	int			guc_nest_level;
 	Datum		result;
 
 	parse_request(fcinfo, &req);
+	mb_check_worker_role(GetUserId(), req.clients);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	/* the caller's search_path finds the tables ... */
 	req.tables = find_tables(&req, req.tables);
+	/* ... and nothing else: our own queries must not be redirected by it */
+	guc_nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
 	req.table_size = find_table_size(req.namespace_id);
 	if (req.workload->table_per_client)
 		scan_rows = count_scan_rows(&req, req.tables, req.clients);
@@ -735,6 +813,7 @@ bench_run(PG_FUNCTION_ARGS)
 	dsm_detach(run->seg);
 
 	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed);
+	AtEOXact_GUC(true, guc_nest_level);
 	SPI_finish();
 	PG_RETURN_DATUM(result);
 }

@@ -66,6 +66,8 @@ typedef struct mb_worker_slot
 	pg_atomic_uint64 events;
 	pg_atomic_uint64 queries;
 	pg_atomic_uint64 errors;
+	/* set by the worker's SIGTERM handler: someone terminated it */
+	pg_atomic_uint32 terminated;
 	int64		last_event_end_us;	/* end of its last measured event */
 	mb_hist		latency;
 	mb_error_report error;		/* for the coordinator to re-raise */
@@ -100,5 +102,13 @@ extern uint64 mb_now_ns(void);
 
 /* The background worker's entry point (mb_worker.c). */
 extern PGDLLEXPORT void mb_worker_main(Datum main_arg);
+
+/*
+ * Workers connect as the calling role, never as anyone else: the caller
+ * checks up front that the role can connect (mb_check_worker_role), and the
+ * worker connects with mb_worker_connect.
+ */
+extern void mb_check_worker_role(Oid role_id, int clients);
+extern void mb_worker_connect(Oid database_id, Oid role_id);
 
 #endif							/* MB_SHARED_H */

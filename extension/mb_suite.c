@@ -131,7 +131,7 @@ mb_maintenance_main(Datum main_arg)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("microbench maintenance worker could not map its shared memory")));
 	shared = dsm_segment_address(seg);
-	BackgroundWorkerInitializeConnectionByOid(shared->database_id, shared->role_id, 0);
+	mb_worker_connect(shared->database_id, shared->role_id);
 
 	PG_TRY();
 	{
@@ -183,6 +183,7 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tables must be positive, not %d", tables)));
 
+	mb_check_worker_role(GetUserId(), 1);
 	seg = dsm_create(sizeof(mb_maintenance_shared), 0);
 	shared = dsm_segment_address(seg);
 	memset(shared, 0, sizeof(*shared));

@@ -12,13 +12,17 @@
  * included, and only events that began in the measured phase are counted.
  * Any error leaves the worker: its text goes to the slot so the coordinator
  * can re-raise it with the worker's SQLSTATE, and the coordinator stops the
- * other workers.
+ * other workers.  A SIGTERM from anyone but the coordinator (e.g.
+ * pg_terminate_backend) is marked in the slot first, so that the caller is
+ * told the client was terminated rather than that it vanished.
  */
 #include "postgres.h"
 
 #include <time.h>
 
+#include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -26,11 +30,13 @@
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
+#include "storage/procarray.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "mb_shared.h"
 
@@ -61,6 +67,9 @@ typedef struct mb_worker_ctx
 	text	   *c_text;			/* reused varlena for c values */
 	text	   *pad_text;		/* reused varlena for pad values */
 } mb_worker_ctx;
+
+/* This worker's slot, for the SIGTERM handler. */
+static mb_worker_slot *my_slot = NULL;
 
 int64
 mb_now_us(void)
@@ -309,6 +318,69 @@ mb_error_rethrow(const mb_error_report *report, const char *prefix)
 	pg_unreachable();
 }
 
+/*
+ * Refuse, before any worker starts, a role the workers could not connect as:
+ * one without LOGIN (a SET ROLE target, say) before Postgres 17, which lets
+ * a background worker bypass that check, or one whose connection limit
+ * leaves no room for the clients.
+ */
+void
+mb_check_worker_role(Oid role_id, int clients)
+{
+	HeapTuple	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(role_id));
+	Form_pg_authid role;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for role %u", role_id);
+	role = (Form_pg_authid) GETSTRUCT(tup);
+#ifndef BGWORKER_BYPASS_ROLELOGINCHECK
+	if (!role->rolcanlogin)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the benchmark clients would run as role \"%s\", which cannot log in",
+						NameStr(role->rolname)),
+				 errdetail("Each client is a background worker connected as the current role."),
+				 errhint("Call this as a role with LOGIN, not after SET ROLE to a group role.")));
+#endif
+	if (role->rolconnlimit >= 0 && !role->rolsuper &&
+		CountUserBackends(role_id) + clients > role->rolconnlimit)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+				 errmsg("%d benchmark clients would exceed the connection limit of role \"%s\" (%d)",
+						clients, NameStr(role->rolname), role->rolconnlimit),
+				 errhint("Use fewer clients or raise the role's CONNECTION LIMIT.")));
+	ReleaseSysCache(tup);
+}
+
+/* Connect to the database as the role, with no privilege the role lacks. */
+void
+mb_worker_connect(Oid database_id, Oid role_id)
+{
+#ifdef BGWORKER_BYPASS_ROLELOGINCHECK
+	/* LOGIN says who may open a session; a client acts inside the caller's */
+	BackgroundWorkerInitializeConnectionByOid(database_id, role_id,
+											  BGWORKER_BYPASS_ROLELOGINCHECK);
+#else
+	BackgroundWorkerInitializeConnectionByOid(database_id, role_id, 0);
+#endif
+}
+
+/* The slot goes away with the mapping: the SIGTERM handler must not touch it. */
+static void
+forget_slot(dsm_segment *seg, Datum arg)
+{
+	my_slot = NULL;
+}
+
+/* SIGTERM: note that the run lost this client, then die as usual. */
+static void
+mb_worker_sigterm(SIGNAL_ARGS)
+{
+	if (my_slot != NULL)
+		pg_atomic_write_u32(&my_slot->terminated, 1);
+	die(postgres_signal_arg);
+}
+
 void
 mb_worker_main(Datum main_arg)
 {
@@ -317,7 +389,7 @@ mb_worker_main(Datum main_arg)
 	char		activity[128];
 	const char *search_path;
 
-	pqsignal(SIGTERM, die);
+	pqsignal(SIGTERM, mb_worker_sigterm);
 	BackgroundWorkerUnblockSignals();
 
 	/* no resource owner: the mapping lives as long as this process */
@@ -332,6 +404,8 @@ mb_worker_main(Datum main_arg)
 	memcpy(&ctx.client_index, MyBgworkerEntry->bgw_extra, sizeof(int));
 	ctx.slot = &ctx.shared->slots[ctx.client_index];
 	ctx.slot->pid = MyProcPid;
+	my_slot = ctx.slot;
+	on_dsm_detach(seg, forget_slot, (Datum) 0);
 	ctx.workload = &mb_catalog_workloads[ctx.shared->workload_index];
 	ctx.queries_per_event = mb_catalog_queries_per_event(ctx.workload);
 
@@ -346,8 +420,7 @@ mb_worker_main(Datum main_arg)
 	PG_TRY();
 	{
 		/* The caller's role, never more: a superuser caller is the only way to get one. */
-		BackgroundWorkerInitializeConnectionByOid(ctx.shared->database_id,
-												  ctx.shared->role_id, 0);
+		mb_worker_connect(ctx.shared->database_id, ctx.shared->role_id);
 
 		/* Statements name the tables unqualified, exactly as the catalog has them. */
 		search_path = quote_identifier(ctx.shared->schema);

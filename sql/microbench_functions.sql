@@ -158,11 +158,120 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION microbench_vacuum_analyze(integer) IS
     'VACUUM (ANALYZE) sbtest1..N at top level in a background worker (VACUUM cannot run inside a procedure)';
 
+-- The suite's steps for a workload subset, with each step's measured seconds
+-- and the seconds left from it to the end (for the progress notices).
+-- Maintenance is kept only when some write runs before it.
+CREATE FUNCTION microbench.suite_steps(workloads text[], read_seconds float8,
+                                       write_seconds float8, insert_seconds float8,
+                                       warmup float8)
+RETURNS TABLE (n integer, steps integer, kind text, workload text, phase text,
+               seconds float8, remaining float8)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    WITH chosen AS (
+        SELECT p.* FROM @extschema@.bench_suite_plan() p
+        WHERE workloads IS NULL OR p.kind <> 'run' OR p.workload = ANY (workloads)
+    ), kept AS (
+        SELECT c.*,
+               CASE WHEN c.kind = 'maintenance' THEN 0
+                    WHEN c.class = 'read' THEN read_seconds
+                    WHEN c.class = 'write' THEN write_seconds
+                    ELSE insert_seconds END AS secs
+        FROM chosen c
+        WHERE c.kind <> 'maintenance'
+           OR EXISTS (SELECT 1 FROM chosen w WHERE w.kind = 'run' AND w.class = 'write')
+    )
+    SELECT (row_number() OVER (ORDER BY k.step))::integer, (count(*) OVER ())::integer,
+           k.kind, k.workload, k.phase, k.secs,
+           sum(k.secs + CASE WHEN k.kind = 'maintenance' THEN 0 ELSE warmup END)
+               OVER (ORDER BY k.step ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+    FROM kept k
+    ORDER BY k.step
+$fn$;
+
+-- Check the request, load the tables if asked, and return the schema the
+-- suite runs in: where sbtest1 was found, or where it was just loaded.
+CREATE FUNCTION microbench.suite_start(sbtest1 regclass, current_schema_name text,
+                                       workloads text[], tables integer, table_size bigint)
+RETURNS text
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF workloads IS NOT NULL THEN
+        PERFORM 1 FROM unnest(workloads) AS o(name)
+        WHERE o.name IS NULL OR o.name NOT IN (SELECT w.name FROM @extschema@.bench_workloads() w);
+        IF FOUND THEN
+            RAISE EXCEPTION 'workloads => % names an unknown workload', workloads
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'SELECT name FROM bench_workloads(); lists the workloads.';
+        END IF;
+    END IF;
+    IF table_size IS NOT NULL THEN
+        RAISE NOTICE 'loading % table(s) of % rows', tables, table_size;
+        PERFORM @extschema@.bench_prepare(tables, table_size, target_schema => current_schema_name);
+        RETURN current_schema_name;
+    END IF;
+    IF sbtest1 IS NULL THEN
+        RAISE EXCEPTION 'table "sbtest1" does not exist in the search path'
+            USING ERRCODE = 'undefined_table',
+                  HINT = 'Run SELECT bench_prepare(); first, or pass table_size => to load the tables.';
+    END IF;
+    RETURN (SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.oid = sbtest1);
+END
+$fn$;
+
+-- One step of the suite: a progress notice, then a run (a warm-up run is
+-- measured like any other but not kept) or the maintenance step.  The
+-- search_path is the pinned one plus the tables' schema, which bench_run and
+-- microbench_vacuum_analyze look the tables up in.
+CREATE FUNCTION microbench.suite_step(n integer, steps integer, kind text, workload text,
+                                      phase text, seconds float8, remaining float8,
+                                      target text, label text, clients integer,
+                                      warmup float8, tables integer,
+                                      report_interval float8, started timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    this_run bigint;
+BEGIN
+    PERFORM set_config('search_path', format('pg_catalog, %I, pg_temp', target), true);
+    RAISE NOTICE '[% of %] % % % — elapsed %s, about %s to go', n, steps, kind,
+        coalesce(workload, 'VACUUM (ANALYZE) + CHECKPOINT'), coalesce('(' || phase || ')', ''),
+        round(extract(epoch FROM clock_timestamp() - started)), round(remaining::numeric);
+
+    IF kind = 'maintenance' THEN
+        PERFORM @extschema@.microbench_vacuum_analyze(tables);
+        BEGIN
+            CHECKPOINT;
+        EXCEPTION WHEN insufficient_privilege THEN
+            RAISE NOTICE 'skipping CHECKPOINT: % (needs superuser or pg_checkpoint)', SQLERRM;
+        END;
+        RETURN;
+    END IF;
+
+    SELECT r.run_id INTO this_run
+    FROM @extschema@.bench_run(workload, seconds => seconds, clients => clients,
+                               warmup => warmup, tables => tables, label => label,
+                               phase => coalesce(phase, 'pre'),
+                               report_interval => report_interval) r;
+    IF kind = 'warmup' THEN
+        DELETE FROM microbench.runs r WHERE r.run_id = this_run;
+    END IF;
+END
+$fn$;
+
 -- Runs the standard suite, committing after every run so that a failure at
 -- run 20 keeps runs 1 to 19.  Durations per class: reads, writes, and the
 -- final delete and insert.  workloads => ARRAY[...] runs a subset (maintenance
--- still follows the writes when any write runs).  A procedure with COMMIT
--- cannot carry a SET search_path, so every name here is qualified.
+-- still follows the writes when any write runs).  A procedure that commits
+-- cannot pin its search_path with SET, so this body only calls
+-- schema-qualified functions, which do the work with a pinned search_path,
+-- and uses no operator that the caller's search_path could redirect.
 CREATE PROCEDURE bench_suite(label text DEFAULT NULL,
                              read_seconds float8 DEFAULT 60, write_seconds float8 DEFAULT 90,
                              insert_seconds float8 DEFAULT 60,
@@ -172,84 +281,87 @@ CREATE PROCEDURE bench_suite(label text DEFAULT NULL,
 LANGUAGE plpgsql
 AS $proc$
 DECLARE
-    s           record;
-    steps       integer;
-    n           integer := 0;
-    started     timestamptz := pg_catalog.clock_timestamp();
-    remaining   float8;
-    secs        float8;
-    any_write   boolean;
-    this_run    bigint;
+    s        record;
+    started  timestamptz := pg_catalog.clock_timestamp();
+    target   text;
 BEGIN
-    IF workloads IS NOT NULL THEN
-        PERFORM 1 FROM pg_catalog.unnest(workloads) AS o(name)
-        WHERE o.name NOT IN (SELECT w.name FROM @extschema@.bench_workloads() w);
-        IF FOUND THEN
-            RAISE EXCEPTION 'workloads => % names an unknown workload', workloads
-                USING ERRCODE = 'invalid_parameter_value',
-                      HINT = 'SELECT name FROM bench_workloads(); lists the workloads.';
-        END IF;
-    END IF;
-    IF table_size IS NOT NULL THEN
-        RAISE NOTICE 'loading % table(s) of % rows', tables, table_size;
-        PERFORM @extschema@.bench_prepare(tables, table_size);
-        COMMIT;
-    END IF;
-
-    CREATE TEMP TABLE IF NOT EXISTS pg_temp.microbench_suite_steps AS
-        SELECT * FROM @extschema@.bench_suite_plan() WHERE false;
-    TRUNCATE pg_temp.microbench_suite_steps;
-    INSERT INTO pg_temp.microbench_suite_steps
-    SELECT p.* FROM @extschema@.bench_suite_plan() p
-    WHERE workloads IS NULL OR p.kind <> 'run' OR p.workload = ANY (workloads);
-    any_write := EXISTS (SELECT 1 FROM pg_temp.microbench_suite_steps p
-                         WHERE p.kind = 'run' AND p.class = 'write');
-    IF NOT any_write THEN
-        DELETE FROM pg_temp.microbench_suite_steps p WHERE p.kind = 'maintenance';
-    END IF;
-    SELECT count(*) INTO steps FROM pg_temp.microbench_suite_steps;
-
-    FOR s IN SELECT * FROM pg_temp.microbench_suite_steps ORDER BY step LOOP
-        n := n + 1;
-        SELECT pg_catalog.sum(CASE p.kind WHEN 'maintenance' THEN 0
-                                  ELSE warmup + CASE p.class WHEN 'read' THEN read_seconds
-                                                             WHEN 'write' THEN write_seconds
-                                                             ELSE insert_seconds END END)
-        INTO remaining
-        FROM pg_temp.microbench_suite_steps p WHERE p.step >= s.step;
-        RAISE NOTICE '[% of %] % % % — elapsed %s, about %s to go', n, steps, s.kind,
-            coalesce(s.workload, 'VACUUM (ANALYZE) + CHECKPOINT'), coalesce('(' || s.phase || ')', ''),
-            pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() - started)),
-            pg_catalog.round(remaining::numeric);
-
-        IF s.kind = 'maintenance' THEN
-            PERFORM @extschema@.microbench_vacuum_analyze(tables);
-            BEGIN
-                CHECKPOINT;
-            EXCEPTION WHEN insufficient_privilege THEN
-                RAISE NOTICE 'skipping CHECKPOINT: % (needs superuser or pg_checkpoint)', SQLERRM;
-            END;
-            COMMIT;
-            CONTINUE;
-        END IF;
-
-        secs := CASE s.class WHEN 'read' THEN read_seconds
-                             WHEN 'write' THEN write_seconds ELSE insert_seconds END;
-        SELECT r.run_id INTO this_run
-        FROM @extschema@.bench_run(s.workload, seconds => secs, clients => clients,
-                                   warmup => warmup, tables => tables, label => label,
-                                   phase => coalesce(s.phase, 'pre'),
-                                   report_interval => report_interval) r;
-        -- warm-up runs are measured like any other but not kept
-        IF s.kind = 'warmup' THEN
-            DELETE FROM microbench.runs r WHERE r.run_id = this_run;
-        END IF;
+    target := microbench.suite_start(pg_catalog.to_regclass('sbtest1'), pg_catalog.current_schema(),
+                                     workloads, tables, table_size);
+    COMMIT;
+    FOR s IN SELECT * FROM microbench.suite_steps(workloads, read_seconds, write_seconds,
+                                                  insert_seconds, warmup) LOOP
+        PERFORM microbench.suite_step(s.n, s.steps, s.kind, s.workload, s.phase, s.seconds,
+                                      s.remaining, target, label, clients, warmup, tables,
+                                      report_interval, started);
         COMMIT;
     END LOOP;
-    RAISE NOTICE 'suite done in %s', pg_catalog.round(extract(epoch FROM pg_catalog.clock_timestamp() - started));
+    PERFORM microbench.suite_done(started);
 END
 $proc$;
+
+CREATE FUNCTION microbench.suite_done(started timestamptz)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RAISE NOTICE 'suite done in %s', round(extract(epoch FROM clock_timestamp() - started));
+END
+$fn$;
 
 COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer, bigint,
                                  text[], float8) IS
     'the standard suite of WORKLOADS.md, committing after every run';
+
+-- ---- who may run benchmarks ----------------------------------------------
+--
+-- Creating tables and starting background workers is not for everyone:
+-- PUBLIC may only read the catalog and the suite plan.  Members of
+-- microbench_user may prepare, run and read.  The clients always run as the
+-- calling role (never SECURITY DEFINER), so a member can touch only what it
+-- could touch itself.  Roles are cluster-wide: the role survives DROP
+-- EXTENSION and is shared by every database that installs microbench.
+REVOKE EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
+    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8),
+    microbench_load_table(regclass, bigint, bigint),
+    microbench_vacuum_analyze(integer),
+    microbench.suite_steps(text[], float8, float8, float8, float8),
+    microbench.suite_start(regclass, text, text[], integer, bigint),
+    microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
+                          integer, float8, integer, float8, timestamptz),
+    microbench.suite_done(timestamptz),
+    microbench.import_runs()
+    FROM PUBLIC;
+REVOKE EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
+                                        bigint, text[], float8) FROM PUBLIC;
+
+DO $roles$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'microbench_user') THEN
+        CREATE ROLE microbench_user NOLOGIN;
+        COMMENT ON ROLE microbench_user IS
+            'members may run microbench benchmarks (bench_prepare, bench_run, bench_suite) and read their results';
+    END IF;
+END
+$roles$;
+
+GRANT EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
+    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8),
+    microbench_load_table(regclass, bigint, bigint),
+    microbench_vacuum_analyze(integer),
+    microbench.suite_steps(text[], float8, float8, float8, float8),
+    microbench.suite_start(regclass, text, text[], integer, bigint),
+    microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
+                          integer, float8, integer, float8, timestamptz),
+    microbench.suite_done(timestamptz),
+    microbench.import_runs()
+    TO microbench_user;
+GRANT EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
+                                       bigint, text[], float8) TO microbench_user;
+GRANT USAGE ON SCHEMA microbench TO microbench_user;
+-- DELETE: bench_suite drops its warm-up rows, and users drop bad runs
+GRANT SELECT, INSERT, DELETE ON microbench.runs TO microbench_user;
+GRANT USAGE ON SEQUENCE microbench.runs_run_id_seq TO microbench_user;
+GRANT SELECT, INSERT, UPDATE ON microbench.datasets TO microbench_user;
+GRANT SELECT, INSERT, DELETE ON microbench.import_queue TO microbench_user;
+GRANT SELECT ON ALL TABLES IN SCHEMA microbench TO microbench_user;

@@ -26,6 +26,18 @@ SET search_path = dist;
 SELECT count(*) FROM public.bench_prepare(1, 10000, seed => 43);
 ALTER SYSTEM SET autovacuum = off;
 SELECT pg_reload_conf();
+-- for 12_privileges.sql: a role with no grants, and a member of
+-- microbench_user with its own schema and tables
+RESET search_path;
+CREATE ROLE mb_plain LOGIN;
+CREATE ROLE mb_granted LOGIN IN ROLE microbench_user;
+CREATE SCHEMA plain AUTHORIZATION mb_plain;
+CREATE SCHEMA granted AUTHORIZATION mb_granted;
+CREATE SCHEMA granted_scratch AUTHORIZATION mb_granted;
+SET ROLE mb_granted;
+SET search_path = granted;
+SELECT count(*) FROM public.bench_prepare(1, 2000, seed => 44);
+RESET ROLE;
 SQL
 
 # The suite commits after every run, which a pgTAP file (one transaction)
@@ -60,7 +72,8 @@ tests=("$here"/sql/*.sql)
 if [ $# -gt 0 ]; then tests=("$@"); fi
 pg_prove --ext .sql --failures "${tests[@]}"
 
-# the SVG report, rendered in headless Chromium and checked pixel by pixel
+# the SVG report, rendered in headless Chromium and checked pixel by pixel;
+# then every way to stop a run, ending with a crash that restarts the cluster
 if [ $# -eq 0 ]; then
-    prove --failures "$here/report/svg_test.sh"
+    prove --failures "$here/report/svg_test.sh" "$here/pg/stopping.t"
 fi

@@ -1,7 +1,7 @@
 -- 08_bad_input.sql — bad requests fail before anything runs, with a fitting
 -- SQLSTATE and a message (and hint) that says what to do.
 BEGIN;
-SELECT plan(19);
+SELECT plan(24);
 
 SELECT throws_ok($$SELECT bench_run('no-such-workload', seconds => 1)$$, '22023',
                  'unknown workload "no-such-workload"', 'unknown workload');
@@ -11,6 +11,10 @@ SELECT throws_like($$SELECT bench_run('point-query', seconds => -1)$$,
                    'seconds must be positive%', 'negative seconds');
 SELECT throws_ok($$SELECT bench_run('point-query', seconds => 'NaN')$$, '22023', NULL, 'NaN seconds');
 SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1e9)$$, '22023', NULL, 'absurd seconds');
+SELECT throws_ok($$SELECT bench_run('point-query', seconds => 'Infinity')$$, '22023', NULL, 'infinite seconds');
+SELECT throws_ok($$SELECT bench_run('point-query', seconds => NULL)$$, '22004', NULL, 'NULL seconds');
+SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1, warmup => 'NaN')$$, '22023', NULL, 'NaN warmup');
+SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1, clients => NULL)$$, '22004', NULL, 'NULL clients');
 SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1, warmup => -2)$$, '22023', NULL,
                  'negative warmup');
 SELECT throws_like($$SELECT bench_run('point-query', seconds => 1, clients => 0)$$,
@@ -27,6 +31,7 @@ SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1, tables => 99)$$
                  'more tables than exist');
 SELECT throws_ok($$SELECT * FROM bench_prepare(0, 100)$$, '22023', NULL, 'bench_prepare with 0 tables');
 SELECT throws_ok($$SELECT * FROM bench_prepare(1, -100)$$, '22023', NULL, 'bench_prepare with negative rows');
+SELECT throws_ok($$SELECT * FROM bench_prepare(NULL, 100)$$, '22023', NULL, 'bench_prepare with NULL tables');
 
 -- no sbtest tables on the search path: the error says to run bench_prepare
 -- (the search path is set inside each statement: the error rolls it back,

@@ -1,0 +1,85 @@
+-- 12_privileges.sql — who may run benchmarks, and as whom the clients run.
+--
+-- run_pg_tests.sh created two login roles: mb_plain (no grants) and
+-- mb_granted (a member of microbench_user, owner of schema granted, where
+-- it loaded its own sbtest1).  Each check switches role inside the
+-- statement it runs and switches back, so pgTAP's own bookkeeping stays the
+-- superuser's.
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(21);
+
+-- ---- PUBLIC cannot create tables or start workers -------------------------
+SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not execute ' || f)
+FROM unnest(ARRAY[
+    'bench_prepare(integer, bigint, bigint, text)',
+    'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8)',
+    'bench_suite(text, float8, float8, float8, integer, float8, integer, bigint, text[], float8)',
+    'microbench_load_table(regclass, bigint, bigint)',
+    'microbench_vacuum_analyze(integer)']) AS f;
+SELECT ok(has_function_privilege('mb_plain', 'bench_workloads()', 'EXECUTE'),
+          'PUBLIC may still list the catalog');
+
+CREATE TEMP TABLE runs_before AS SELECT count(*) AS n FROM microbench.runs;
+
+SELECT throws_ok($$SET SESSION AUTHORIZATION mb_plain; SET search_path = plain, public;
+                   SELECT * FROM bench_prepare(1, 100)$$,
+                 '42501', 'permission denied for function bench_prepare',
+                 'an ungranted role may not run bench_prepare');
+SELECT is(to_regclass('plain.sbtest1'), NULL, '... and no table was created');
+SELECT throws_ok($$SET SESSION AUTHORIZATION mb_plain; SET search_path = granted, public;
+                   SELECT bench_run('point-query', seconds => 1, warmup => 0)$$,
+                 '42501', 'permission denied for function bench_run',
+                 'an ungranted role may not run bench_run');
+SELECT throws_ok($$SET SESSION AUTHORIZATION mb_plain; SET search_path = granted, public;
+                   CALL bench_suite('plain', read_seconds => 1, workloads => ARRAY['point-query'])$$,
+                 '42501', 'permission denied for procedure bench_suite',
+                 'an ungranted role may not run bench_suite');
+SELECT is((SELECT count(*) FROM microbench.runs), (SELECT n FROM runs_before),
+          '... and nothing ran: no result row');
+SELECT is((SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'microbench'), 0::bigint,
+          '... and no worker started');
+
+-- ---- a member of microbench_user runs, and its clients run as itself ----
+SELECT pg_stat_statements_reset();
+SELECT lives_ok($$SET SESSION AUTHORIZATION mb_granted; SET search_path = granted, public;
+                  SELECT bench_run('point-query', seconds => 0.5, warmup => 0, clients => 2,
+                                   label => 'as-granted');
+                  RESET SESSION AUTHORIZATION; RESET search_path$$,
+                'a member of microbench_user runs bench_run');
+SELECT is((SELECT count(*) FROM microbench.runs WHERE label = 'as-granted' AND events > 0), 1::bigint,
+          '... and its run is recorded');
+SELECT is((SELECT array_agg(DISTINCT userid::regrole::text) FROM pg_stat_statements
+           WHERE query = 'SELECT c FROM sbtest1 WHERE id = $1'),
+          ARRAY['mb_granted'], '... its clients ran as mb_granted');
+SELECT is((SELECT rolsuper FROM pg_roles WHERE rolname = 'mb_granted'), false,
+          '... which is not a superuser');
+SELECT lives_ok($$SET SESSION AUTHORIZATION mb_granted;
+                  SELECT * FROM bench_prepare(1, 100, target_schema => 'granted_scratch');
+                  RESET SESSION AUTHORIZATION$$,
+                'a member of microbench_user may load tables into its own schema');
+SELECT throws_ok($$SET SESSION AUTHORIZATION mb_granted;
+                   SELECT * FROM bench_prepare(1, 100, target_schema => 'plain')$$,
+                 '42501', NULL,
+                 '... but not into a schema it may not create in');
+
+-- ---- a hostile search_path cannot redirect the extension's own queries ----
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.current_setting(text) RETURNS text LANGUAGE sql AS $$ SELECT 'hacked' $$;
+CREATE FUNCTION evil.version() RETURNS text LANGUAGE sql AS $$ SELECT 'hacked' $$;
+CREATE FUNCTION evil.setval(regclass, bigint) RETURNS bigint LANGUAGE plpgsql
+    AS $$ BEGIN RAISE EXCEPTION 'redirected to evil.setval'; END $$;
+SELECT lives_ok($$SET LOCAL search_path = evil, pg_catalog, public;
+                  SELECT bench_run('point-query', seconds => 0.2, warmup => 0, label => 'hostile-path');
+                  RESET search_path$$,
+                'bench_run works with a hostile schema ahead of pg_catalog');
+SELECT is((SELECT version || '|' || version_string FROM microbench.runs WHERE label = 'hostile-path'),
+          current_setting('server_version') || '|' || version(),
+          '... and records the real server version, not the hostile functions'' answer');
+SELECT lives_ok($$SET LOCAL search_path = evil, pg_catalog, public;
+                  SELECT * FROM bench_prepare(1, 100, target_schema => 'granted_scratch');
+                  RESET search_path$$,
+                'bench_prepare is not redirected to a hostile setval');
+
+SELECT * FROM finish();
+ROLLBACK;
