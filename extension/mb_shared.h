@@ -46,7 +46,11 @@ typedef struct mb_error_report
 /* Copy the error being handled (inside PG_CATCH) into a report. */
 extern void mb_error_capture(mb_error_report *report);
 /* Raise a captured error in this backend, its message after a prefix. */
+#ifdef pg_noreturn				/* Postgres 18 replaced pg_attribute_noreturn */
+extern pg_noreturn void mb_error_rethrow(const mb_error_report *report, const char *prefix);
+#else
 extern void mb_error_rethrow(const mb_error_report *report, const char *prefix) pg_attribute_noreturn();
+#endif
 
 /* A worker's state, written by that worker only. */
 typedef enum mb_worker_state

@@ -7,7 +7,7 @@
 -- superuser's.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(21);
+SELECT plan(23);
 
 -- ---- PUBLIC cannot create tables or start workers -------------------------
 SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not execute ' || f)
@@ -62,6 +62,19 @@ SELECT throws_ok($$SET SESSION AUTHORIZATION mb_granted;
                    SELECT * FROM bench_prepare(1, 100, target_schema => 'plain')$$,
                  '42501', NULL,
                  '... but not into a schema it may not create in');
+
+-- After SET ROLE to the NOLOGIN group role, the clients would connect as
+-- that role: before Postgres 17 a background worker cannot (refused up
+-- front); from 17 on it can, and then has that role's privileges, which do
+-- not include reading another role's tables.  Either way: 42501.
+SELECT throws_ok($$SET LOCAL ROLE microbench_user; SELECT bench_run('point-query', seconds => 0.2, warmup => 0)$$,
+                 '42501', NULL,
+                 'after SET ROLE to a group role the clients get no more than that role');
+CREATE ROLE mb_limited LOGIN CONNECTION LIMIT 1 IN ROLE microbench_user;
+SELECT throws_ok($$SET SESSION AUTHORIZATION mb_limited; SET search_path = granted, public;
+                   SELECT bench_run('point-query', seconds => 0.2, warmup => 0, clients => 2)$$,
+                 '53300', NULL,
+                 'more clients than the role''s connection limit allows: refused up front');
 
 -- ---- a hostile search_path cannot redirect the extension's own queries ----
 CREATE SCHEMA evil;
