@@ -7,7 +7,7 @@
 -- superuser's.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(23);
+SELECT plan(25);
 
 -- ---- PUBLIC cannot create tables or start workers -------------------------
 SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not execute ' || f)
@@ -75,6 +75,21 @@ SELECT throws_ok($$SET SESSION AUTHORIZATION mb_limited; SET search_path = grant
                    SELECT bench_run('point-query', seconds => 0.2, warmup => 0, clients => 2)$$,
                  '53300', NULL,
                  'more clients than the role''s connection limit allows: refused up front');
+
+-- ---- nothing runs with more than the caller's rights, nothing is unpinned ----
+SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1)
+           FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+           JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'microbench'
+           WHERE p.prosecdef),
+          NULL, 'no function of the extension is SECURITY DEFINER');
+SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1)
+           FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+           JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'microbench'
+           JOIN pg_language l ON l.oid = p.prolang
+           WHERE l.lanname IN ('sql', 'plpgsql')
+             AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)),
+          ARRAY['bench_suite(text,double precision,double precision,double precision,integer,double precision,integer,bigint,text[],double precision)'],
+          'every SQL function pins search_path (bench_suite, a procedure that commits, cannot: its body calls only qualified, pinned functions)');
 
 -- ---- a hostile search_path cannot redirect the extension's own queries ----
 CREATE SCHEMA evil;
