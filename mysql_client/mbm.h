@@ -6,12 +6,14 @@
  * Postgres extension, and records its runs in the same results schema.
  * Modules: mbm_main.c (command line), mbm_mysql.c (the DBMS driver: connect,
  * prepare, bind, execute), mbm_prepare.c (prepare/cleanup), mbm_run.c
- * (clients, phases, progress, summary), mbm_results.c (results database or
- * JSON-lines file).
+ * (clients, phases, progress, summary), mbm_suite.c (the standard suite),
+ * mbm_results.c (results database or JSON-lines file), mbm_stop.c (SIGINT,
+ * SIGTERM and stopping busy threads).
  */
 #ifndef MBM_H
 #define MBM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,12 +80,20 @@ typedef struct mbm_server_facts
 
 /* Connect; on failure returns NULL with a one-line reason in err. */
 extern MYSQL *mbm_connect(const mbm_options *o, char *err, size_t errlen);
+/* The same, giving up on connect, reads and writes after timeout_s seconds. */
+extern MYSQL *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
+								  char *err, size_t errlen);
 /*
  * The same, for a prepare loader: LOAD DATA LOCAL allowed on this connection
  * only, served by mbm_load_local()'s row source and by nothing else.
  */
 extern MYSQL *mbm_connect_loader(const mbm_options *o, char *err, size_t errlen);
-/* Run a statement given as text and discard any result; 0 on success. */
+/*
+ * Run a statement given as text and discard any result; 0 on success.  Its
+ * errors and those below are one line, "what: the library's message (code)",
+ * or just "message (code)" when the code says the connection itself is gone
+ * (which statement met it then says nothing).
+ */
 extern int	mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen);
 extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
 								  char *err, size_t errlen);
@@ -112,9 +122,46 @@ extern int64_t mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn rea
 extern int	mbm_server_facts_read(MYSQL *conn, mbm_server_facts *facts,
 								  char *err, size_t errlen);
 
+/* ---- mbm_stop.c: SIGINT, SIGTERM and stopping worker threads ---- */
+
+/* What the main thread needs to know of a client or loader thread. */
+typedef struct mbm_worker
+{
+	atomic_bool running;		/* true from before the thread starts to its end */
+	atomic_ulong conn_id;		/* mysql_thread_id() of its connection, 0 if none */
+} mbm_worker;
+
+/*
+ * Catch SIGINT and SIGTERM: the handler only notes which one came.  Call it
+ * before creating any thread: threads created after it never take them.
+ */
+extern void mbm_stop_install(void);
+/* The signal that asked us to stop, or 0. */
+extern int	mbm_stop_signal(void);
+extern const char *mbm_stop_signal_name(void);
+/*
+ * Wait until no worker is running.  With hurry, or once a stop signal has
+ * come (then *stop, if given, is set for workers that watch it), those
+ * still busy after a second get KILL QUERY, and after two seconds the wait
+ * gives up: returns false, the workers are abandoned (do not free what they
+ * use; exit soon).  True when all have ended.
+ */
+extern bool mbm_workers_wait(const mbm_options *o, mbm_worker **workers, int n,
+							 bool hurry, atomic_bool *stop);
+/* Whether mbm_workers_wait() gave up on any thread. */
+extern bool mbm_stop_abandoned(void);
+/* rc, or, after a stop signal, end the process with that signal (status 128 + N). */
+extern int	mbm_stop_exit(int rc);
+
 /* ---- mbm_prepare.c ---- */
 extern int	mbm_prepare(const mbm_options *o);
 extern int	mbm_cleanup(const mbm_options *o);
+/*
+ * Whether sbtest1..o->tables exist: 0, or -1 with err set; *missing tells
+ * a missing table (err then says to run prepare) from a failed query.
+ */
+extern int	mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing,
+							 char *err, size_t errlen);
 
 /* ---- mbm_run.c ---- */
 
@@ -135,13 +182,26 @@ typedef struct mbm_result
 	mb_hist		latency;
 } mbm_result;
 
-extern int	mbm_run(const mbm_options *o, const mb_workload *w);
+/*
+ * Run w and record it.  Returns an exit code; after a stop signal, 128 + N
+ * and nothing recorded.  *in_file_only (if not NULL) is set when the results
+ * database failed and the run was kept in the results file instead (exit
+ * code 1).
+ */
+extern int	mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only);
 
 /* ---- mbm_suite.c ---- */
 extern int	mbm_suite(const mbm_options *o);
 
 /* ---- mbm_results.c ---- */
-extern int	mbm_record_result(const mbm_options *o, const mbm_result *r);
+/* An exit code; *in_file_only as for mbm_run(). */
+extern int	mbm_record_result(const mbm_options *o, const mbm_result *r,
+							  bool *in_file_only);
+/*
+ * Whether a --results-db conninfo is acceptable: 0, or -1 with a one-line
+ * reason in err that never repeats the conninfo (it may hold a password).
+ */
+extern int	mbm_results_db_check(const char *conninfo, char *err, size_t errlen);
 /* How to load a results file into the results database. */
 extern void mbm_print_load_recipe(const char *results_file);
 

@@ -5,10 +5,14 @@
  * ...) and commands (list, prepare, run WORKLOAD, cleanup).  Every request
  * is validated before anything connects; a bad one gets a single line on
  * stderr and exit code 2.  The password is never an option: it comes from
- * MYSQL_PWD or from --defaults-file, and is never printed.
+ * MYSQL_PWD or from --defaults-file, and is never printed; an option that
+ * tries to give one is refused without being repeated, and so is a
+ * --results-db that holds one.  prepare, run and suite stop cleanly on
+ * SIGINT and SIGTERM (mbm_stop.c).
  */
 #include "mbm.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -56,9 +60,14 @@ usage(FILE *out)
 			"Recording:\n"
 			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
 			"  --phase=pre|post     before or after the write benchmarks [post]\n"
-			"  --results-db=CONNINFO  Postgres results database (libpq string or URI)\n"
+			"  --results-db=CONNINFO  Postgres results database (libpq string or URI);\n"
+			"                       no password in it: use PGPASSWORD or ~/.pgpass\n"
 			"  --results-file=PATH  JSON-lines file used when no results database is\n"
-			"                       given or it cannot be reached [microbench-results.jsonl]\n",
+			"                       given or it cannot be reached [microbench-results.jsonl]\n"
+			"\n"
+			"Ctrl-C (SIGINT) or SIGTERM stops prepare, run or suite within about two\n"
+			"seconds: the run under way is summed up, marked interrupted and not recorded;\n"
+			"exit status 130 (143 for SIGTERM).  A second Ctrl-C ends the client at once.\n",
 			MBM_VERSION);
 }
 
@@ -108,6 +117,25 @@ parse_seconds(const char *name, const char *text, bool allow_zero)
 		bad_input(msg, text);
 	}
 	return v;
+}
+
+/*
+ * An option getopt did not take.  Its name only: what follows "=" (or a
+ * short option's letter) may be a password typed where it does not belong.
+ */
+static void
+bad_option(const char *arg)
+{
+	char		name[64];
+
+	if (optopt > 0 && optopt < 256 && isalnum(optopt))
+		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%.*s", (int) strcspn(arg, "="), arg);
+	if (strstr(name, "pass") != NULL || strcmp(name, "-p") == 0)
+		bad_input("there is no option \"%s\": the password comes from MYSQL_PWD or"
+				  " --defaults-file, never from the command line", name);
+	bad_input("unknown or incomplete option \"%s\"", name);
 }
 
 enum
@@ -257,8 +285,15 @@ parse_options(int argc, char **argv, mbm_options *o)
 				usage(stdout);
 				exit(MBM_EXIT_OK);
 			default:
-				bad_input("unknown or incomplete option \"%s\"", argv[optind - 1]);
+				bad_option(argv[optind - 1]);
 		}
+	}
+	if (o->results_db)
+	{
+		char		err[256];
+
+		if (mbm_results_db_check(o->results_db, err, sizeof(err)) != 0)
+			bad_input("%s", err);
 	}
 }
 
@@ -282,7 +317,7 @@ main(int argc, char **argv)
 {
 	mbm_options o;
 	const char *command;
-	int			rc;
+	int			rc = MBM_EXIT_FAILED;	/* set by every branch: bad_input() exits */
 
 	parse_options(argc, argv, &o);
 	if (optind >= argc)
@@ -294,6 +329,10 @@ main(int argc, char **argv)
 		list_workloads();
 		return MBM_EXIT_OK;
 	}
+	/* cleanup is a few quick DROPs: Ctrl-C may end it the usual way */
+	if (strcmp(command, "prepare") == 0 || strcmp(command, "run") == 0 ||
+		strcmp(command, "suite") == 0)
+		mbm_stop_install();
 	if (mysql_library_init(0, NULL, NULL) != 0)
 	{
 		fprintf(stderr, "microbench-mysql: cannot initialise the MySQL client library\n");
@@ -329,10 +368,12 @@ main(int argc, char **argv)
 			bad_input("unknown workload \"%s\" (microbench-mysql list shows them)", argv[optind + 1]);
 		if (o.range_size > 0 && w->default_range == 0)
 			bad_input("workload \"%s\" has no range to set with --range-size", w->name);
-		rc = mbm_run(&o, w);
+		rc = mbm_run(&o, w, NULL);
 	}
 	else
 		bad_input("unknown command \"%s\"", command);
-	mysql_library_end();
-	return rc;
+	/* a thread left blocked in the library after a stop may still use it */
+	if (!mbm_stop_abandoned())
+		mysql_library_end();
+	return mbm_stop_exit(rc);
 }

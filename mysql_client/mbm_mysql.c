@@ -21,16 +21,52 @@
 struct mbm_stmt
 {
 	MYSQL_STMT *stmt;
+	char	   *sql;			/* for error messages */
 	int			nparams;
 	MYSQL_BIND *binds;
 	unsigned long *lengths;
 	int32_t    *ints;
 };
 
+/*
+ * Whether an error means the connection is gone: the library lost the
+ * server (2006 CR_SERVER_GONE_ERROR, 2013 CR_SERVER_LOST, Oracle's 2055
+ * CR_SERVER_LOST_EXTENDED) or the server says it is closing it (1053
+ * ER_SERVER_SHUTDOWN, MariaDB's 1927 ER_CONNECTION_KILLED, MySQL's 4031
+ * ER_CLIENT_INTERACTION_TIMEOUT).  Numbers: not every header has them all.
+ */
+static bool
+connection_gone(unsigned int code)
+{
+	switch (code)
+	{
+		case 1053:
+		case 1927:
+		case 2006:
+		case 2013:
+		case 2055:
+		case 4031:
+			return true;
+		default:
+			return false;
+	}
+}
+
 static void
 set_error(char *err, size_t errlen, const char *what, const char *detail)
 {
 	snprintf(err, errlen, "%s: %s", what, detail);
+}
+
+/* The library's error with its number; which statement only if it matters. */
+static void
+set_mysql_error(char *err, size_t errlen, const char *what, const char *message,
+				unsigned int code)
+{
+	if (connection_gone(code))
+		snprintf(err, errlen, "%s (%u)", message, code);
+	else
+		snprintf(err, errlen, "%s: %s (%u)", what, message, code);
 }
 
 /*
@@ -90,7 +126,8 @@ set_infile_source(MYSQL *conn, infile_source *src)
 }
 
 static MYSQL *
-connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
+connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
+			 char *err, size_t errlen)
 {
 	MYSQL	   *conn = mysql_init(NULL);
 	const char *password = getenv("MYSQL_PWD");
@@ -105,6 +142,12 @@ connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
 		/* user, password, host ... from the file, unless given as options */
 		mysql_options(conn, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
 		mysql_options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
+	}
+	if (timeout_s > 0)
+	{
+		mysql_options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
+		mysql_options(conn, MYSQL_OPT_READ_TIMEOUT, &timeout_s);
+		mysql_options(conn, MYSQL_OPT_WRITE_TIMEOUT, &timeout_s);
 	}
 	if (local_infile)
 	{
@@ -122,7 +165,8 @@ connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
 	if (mysql_real_connect(conn, o->host, o->user, password, o->db,
 						   (unsigned int) o->port, o->socket, 0) == NULL)
 	{
-		set_error(err, errlen, "cannot connect to the MySQL server", mysql_error(conn));
+		set_mysql_error(err, errlen, "cannot connect to the MySQL server",
+						mysql_error(conn), mysql_errno(conn));
 		mysql_close(conn);
 		return NULL;
 	}
@@ -135,13 +179,19 @@ connect_with(const mbm_options *o, bool local_infile, char *err, size_t errlen)
 MYSQL *
 mbm_connect(const mbm_options *o, char *err, size_t errlen)
 {
-	return connect_with(o, false, err, errlen);
+	return connect_with(o, false, 0, err, errlen);
+}
+
+MYSQL *
+mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s, char *err, size_t errlen)
+{
+	return connect_with(o, false, timeout_s, err, errlen);
 }
 
 MYSQL *
 mbm_connect_loader(const mbm_options *o, char *err, size_t errlen)
 {
-	return connect_with(o, true, err, errlen);
+	return connect_with(o, true, 0, err, errlen);
 }
 
 /*
@@ -185,7 +235,7 @@ mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read, void *arg,
 	set_infile_source(conn, NULL);
 	if (failed)
 	{
-		set_error(err, errlen, sql, mysql_error(conn));
+		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return local_infile_refused(mysql_errno(conn), src.started) ?
 			MBM_LOAD_REFUSED : -1;
 	}
@@ -212,7 +262,7 @@ mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen)
 
 	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0)
 	{
-		set_error(err, errlen, sql, mysql_error(conn));
+		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	res = mysql_store_result(conn);
@@ -220,7 +270,7 @@ mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen)
 		mysql_free_result(res);
 	else if (mysql_field_count(conn) != 0)
 	{
-		set_error(err, errlen, sql, mysql_error(conn));
+		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	return 0;
@@ -241,7 +291,9 @@ mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t er
 	s->binds = calloc(nparams > 0 ? nparams : 1, sizeof(MYSQL_BIND));
 	s->lengths = calloc(nparams > 0 ? nparams : 1, sizeof(unsigned long));
 	s->ints = calloc(nparams > 0 ? nparams : 1, sizeof(int32_t));
-	if (s->stmt == NULL || s->binds == NULL || s->lengths == NULL || s->ints == NULL)
+	s->sql = strdup(sql);
+	if (s->stmt == NULL || s->binds == NULL || s->lengths == NULL || s->ints == NULL ||
+		s->sql == NULL)
 	{
 		set_error(err, errlen, "prepare", "out of memory");
 		mbm_stmt_close(s);
@@ -249,7 +301,8 @@ mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t er
 	}
 	if (mysql_stmt_prepare(s->stmt, sql, (unsigned long) strlen(sql)) != 0)
 	{
-		set_error(err, errlen, sql, mysql_stmt_error(s->stmt));
+		set_mysql_error(err, errlen, sql, mysql_stmt_error(s->stmt),
+						mysql_stmt_errno(s->stmt));
 		mbm_stmt_close(s);
 		return NULL;
 	}
@@ -291,19 +344,22 @@ mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
 	}
 	if (nvalues > 0 && mysql_stmt_bind_param(s->stmt, s->binds) != 0)
 	{
-		set_error(err, errlen, "bind", mysql_stmt_error(s->stmt));
+		set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+						mysql_stmt_errno(s->stmt));
 		return -1;
 	}
 	if (mysql_stmt_execute(s->stmt) != 0)
 	{
-		set_error(err, errlen, "execute", mysql_stmt_error(s->stmt));
+		set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+						mysql_stmt_errno(s->stmt));
 		return -1;
 	}
 	if (mysql_stmt_field_count(s->stmt) > 0)
 	{
 		if (mysql_stmt_store_result(s->stmt) != 0)
 		{
-			set_error(err, errlen, "fetch", mysql_stmt_error(s->stmt));
+			set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+							mysql_stmt_errno(s->stmt));
 			return -1;
 		}
 		rows = (int64_t) mysql_stmt_num_rows(s->stmt);
@@ -319,6 +375,7 @@ mbm_stmt_close(mbm_stmt *s)
 		return;
 	if (s->stmt)
 		mysql_stmt_close(s->stmt);
+	free(s->sql);
 	free(s->binds);
 	free(s->lengths);
 	free(s->ints);
@@ -337,7 +394,7 @@ query_value(MYSQL *conn, const char *sql, char *out, size_t outlen,
 	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
 		(res = mysql_store_result(conn)) == NULL)
 	{
-		set_error(err, errlen, sql, mysql_error(conn));
+		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	row = mysql_fetch_row(res);

@@ -28,6 +28,10 @@
  * load itself).  The option is set back to DEFAULT after the load and
  * ANALYZE TABLE computes the statistics, so the table ends as the plain
  * CREATE TABLE of WORKLOADS.md.
+ *
+ * SIGINT or SIGTERM stops the loaders between statements (a LOAD's data
+ * stream just ends early) and KILL QUERY ends a long statement; the
+ * tables are then incomplete and prepare says to run it again.
  */
 #include "mbm.h"
 
@@ -46,12 +50,21 @@
 /* id and k up to 10 digits each, c, pad, three tabs and the newline */
 #define MBM_ROW_MAX		(10 + 1 + 10 + 1 + MB_C_LEN + 1 + MB_PAD_LEN + 1)
 
+/* What the loaders share. */
+typedef struct load_shared
+{
+	atomic_int	next_table;
+	atomic_int	loaded;			/* tables completely loaded */
+	atomic_bool use_local;		/* cleared for good once LOCAL is refused */
+	atomic_bool noted;			/* the fallback note is printed once */
+	atomic_bool stop;			/* set on SIGINT/SIGTERM: stop at the next step */
+} load_shared;
+
 typedef struct loader
 {
+	mbm_worker	worker;			/* running, connection id: for stopping */
 	const mbm_options *o;
-	atomic_int *next_table;
-	atomic_bool *use_local;		/* cleared for good once LOCAL is refused */
-	atomic_bool *noted;			/* the fallback note is printed once */
+	load_shared *sh;
 	const char *load_charset;	/* LOAD DATA's CHARACTER SET for this server */
 	char		error[512];
 	bool		failed;
@@ -62,6 +75,7 @@ typedef struct loader
 /* The rows of one table, made in id order as the library asks for data. */
 typedef struct row_source
 {
+	atomic_bool *stop;			/* when set, the data ends here */
 	mb_rng	   *rng;
 	int64_t		next_id;		/* the next row to make */
 	int64_t		table_size;
@@ -125,6 +139,9 @@ row_source_read(void *arg, char *buf, unsigned int len)
 	row_source *src = arg;
 	unsigned int n = 0;
 
+	/* a short table fails the row count check, and nothing else is sent */
+	if (atomic_load(src->stop))
+		return 0;
 	while (n < len)
 	{
 		unsigned int part;
@@ -187,7 +204,7 @@ static int
 load_rows_local(loader *l, MYSQL *conn, int table, mb_rng *rng)
 {
 	const mbm_options *o = l->o;
-	row_source	src = {rng, 1, o->table_size, {0}, 0, 0};
+	row_source	src = {&l->sh->stop, rng, 1, o->table_size, {0}, 0, 0};
 	char		sql[512];
 	int64_t		rows;
 
@@ -250,6 +267,11 @@ load_rows_insert(loader *l, MYSQL *conn, int table, mb_rng *rng)
 		mbm_stmt   *stmt;
 		int			i;
 
+		if (atomic_load(&l->sh->stop))
+		{
+			snprintf(l->error, sizeof(l->error), "stopped");
+			goto done;
+		}
 		if (rows == MBM_LOAD_ROWS)
 		{
 			if (full == NULL &&
@@ -306,6 +328,18 @@ done:
 	return rc;
 }
 
+/* One statement of a table's load, unless a stop signal came; 0 on success. */
+static int
+step(loader *l, MYSQL *conn, const char *sql)
+{
+	if (atomic_load(&l->sh->stop))
+	{
+		snprintf(l->error, sizeof(l->error), "stopped");
+		return -1;
+	}
+	return mbm_query(conn, sql, l->error, sizeof(l->error));
+}
+
 static int
 load_table(loader *l, MYSQL *conn, int table)
 {
@@ -316,7 +350,7 @@ load_table(loader *l, MYSQL *conn, int table)
 	int			rc = MBM_LOAD_REFUSED;
 
 	snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS sbtest%d", table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+	if (step(l, conn, sql) != 0)
 		return -1;
 	/* STATS_AUTO_RECALC=0 for the load only: see the top of the file */
 	snprintf(sql, sizeof(sql),
@@ -325,17 +359,17 @@ load_table(loader *l, MYSQL *conn, int table)
 			 " pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=%s"
 			 " STATS_AUTO_RECALC=0",
 			 table, o->engine);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+	if (step(l, conn, sql) != 0)
 		return -1;
 
 	mb_rng_seed(&rng, seed, (uint64_t) table);
-	if (atomic_load(l->use_local))
+	if (atomic_load(&l->sh->use_local))
 	{
 		rc = load_rows_local(l, conn, table, &rng);
 		if (rc == MBM_LOAD_REFUSED)
 		{
-			atomic_store(l->use_local, false);
-			if (!atomic_exchange(l->noted, true))
+			atomic_store(&l->sh->use_local, false);
+			if (!atomic_exchange(&l->sh->noted, true))
 			{
 				printf("note: LOAD DATA LOCAL INFILE refused (%s); loading with multi-row INSERTs\n",
 					   mysql_error(conn));
@@ -351,14 +385,15 @@ load_table(loader *l, MYSQL *conn, int table)
 		return -1;
 
 	snprintf(sql, sizeof(sql), "CREATE INDEX k_%d ON sbtest%d (k)", table, table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+	if (step(l, conn, sql) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "ALTER TABLE sbtest%d STATS_AUTO_RECALC=DEFAULT", table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+	if (step(l, conn, sql) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", table);
-	if (mbm_query(conn, sql, l->error, sizeof(l->error)) != 0)
+	if (step(l, conn, sql) != 0)
 		return -1;
+	atomic_fetch_add(&l->sh->loaded, 1);
 	printf("loaded sbtest%d: %lld rows\n", table, (long long) o->table_size);
 	fflush(stdout);
 	return 0;
@@ -372,14 +407,16 @@ loader_main(void *arg)
 
 	mysql_thread_init();
 	conn = mbm_connect_loader(l->o, l->error, sizeof(l->error));
+	if (conn)
+		atomic_store(&l->worker.conn_id, mysql_thread_id(conn));
 	if (conn == NULL ||
 		mbm_query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error)) != 0 ||
 		mbm_query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error)) != 0 ||
 		choose_load_charset(l, conn) != 0)
 		l->failed = true;
-	while (!l->failed)
+	while (!l->failed && !atomic_load(&l->sh->stop))
 	{
-		int			table = atomic_fetch_add(l->next_table, 1);
+		int			table = atomic_fetch_add(&l->sh->next_table, 1);
 
 		if (table > l->o->tables)
 			break;
@@ -389,6 +426,7 @@ loader_main(void *arg)
 	if (conn)
 		mysql_close(conn);
 	mysql_thread_end();
+	atomic_store(&l->worker.running, false);
 	return NULL;
 }
 
@@ -427,14 +465,22 @@ mbm_prepare(const mbm_options *o)
 	int			nthreads = o->threads < o->tables ? o->threads : o->tables;
 	loader	   *loaders = calloc(nthreads, sizeof(loader));
 	pthread_t  *threads = calloc(nthreads, sizeof(pthread_t));
-	atomic_int	next_table = 1;
-	atomic_bool use_local = true;
-	atomic_bool noted = false;
+	mbm_worker **workers = calloc(nthreads, sizeof(mbm_worker *));
+	/* on the heap with the loaders: an abandoned loader still uses them */
+	load_shared *sh = malloc(sizeof(load_shared));
 	char		err[512];
 	MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
+	int			started = 0;
+	int			loaded;
+	bool		all_ended;
 	int			i;
 	int			rc = MBM_EXIT_OK;
 
+	atomic_init(&sh->next_table, 1);
+	atomic_init(&sh->loaded, 0);
+	atomic_init(&sh->use_local, true);
+	atomic_init(&sh->noted, false);
+	atomic_init(&sh->stop, false);
 	if (conn == NULL)
 	{
 		fprintf(stderr, "microbench-mysql: %s\n", err);
@@ -448,26 +494,96 @@ mbm_prepare(const mbm_options *o)
 	}
 	mysql_close(conn);
 
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads && mbm_stop_signal() == 0; i++)
 	{
 		loaders[i].o = o;
-		loaders[i].next_table = &next_table;
-		loaders[i].use_local = &use_local;
-		loaders[i].noted = &noted;
-		pthread_create(&threads[i], NULL, loader_main, &loaders[i]);
+		loaders[i].sh = sh;
+		atomic_init(&loaders[i].worker.running, true);
+		atomic_init(&loaders[i].worker.conn_id, 0);
+		workers[i] = &loaders[i].worker;
+		if (pthread_create(&threads[i], NULL, loader_main, &loaders[i]) != 0)
+		{
+			fprintf(stderr, "microbench-mysql: prepare failed: cannot start a loader thread\n");
+			atomic_store(&sh->stop, true);
+			rc = MBM_EXIT_FAILED;
+			break;
+		}
+		started++;
 	}
-	for (i = 0; i < nthreads; i++)
+
+	/* loads take as long as they take; only a stop signal hurries them */
+	all_ended = mbm_workers_wait(o, workers, started, false, &sh->stop);
+	for (i = 0; all_ended && i < started; i++)
 	{
 		pthread_join(threads[i], NULL);
-		if (loaders[i].failed)
+		if (loaders[i].failed && mbm_stop_signal() == 0)
 		{
 			fprintf(stderr, "microbench-mysql: prepare failed: %s\n", loaders[i].error);
 			rc = MBM_EXIT_FAILED;
 		}
 	}
-	free(loaders);
-	free(threads);
+	loaded = atomic_load(&sh->loaded);
+	if (mbm_stop_signal() != 0 && loaded < o->tables)
+	{
+		fprintf(stderr, "microbench-mysql: prepare interrupted by %s after loading %d of %d table(s):"
+				" run prepare again\n", mbm_stop_signal_name(), loaded, o->tables);
+		rc = 128 + mbm_stop_signal();
+	}
+	/* abandoned loaders still use theirs: leave them to the exit */
+	if (all_ended)
+	{
+		free(loaders);
+		free(threads);
+		free(sh);
+	}
+	free(workers);
 	return rc;
+}
+
+int
+mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing, char *err, size_t errlen)
+{
+	const char *sql = "SHOW TABLES LIKE 'sbtest%'";
+	bool	   *have = calloc((size_t) o->tables + 1, sizeof(bool));
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	int			first_missing = 0;
+	int			t;
+
+	*missing = false;
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+		(res = mysql_store_result(conn)) == NULL)
+	{
+		snprintf(err, errlen, "%s: %s (%u)", sql, mysql_error(conn), mysql_errno(conn));
+		free(have);
+		return -1;
+	}
+	while ((row = mysql_fetch_row(res)) != NULL)
+	{
+		char	   *end;
+		long		n;
+
+		if (row[0] == NULL)
+			continue;
+		n = strtol(row[0] + 6, &end, 10);
+		if (*end == '\0' && end != row[0] + 6 && n >= 1 && n <= o->tables)
+			have[n] = true;
+	}
+	mysql_free_result(res);
+	for (t = 1; t <= o->tables && first_missing == 0; t++)
+		if (!have[t])
+			first_missing = t;
+	free(have);
+	if (first_missing == 0)
+		return 0;
+	*missing = true;
+	if (first_missing == 1)
+		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
+				 o->db);
+	else
+		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
+				 " run prepare with --tables=%d", first_missing, o->db, o->tables, o->tables);
+	return -1;
 }
 
 int

@@ -7,6 +7,10 @@
  * One list of (column, value) pairs serves both paths, so the row written
  * to the database and the JSON line cannot drift apart.  Values are sent as
  * bound parameters, never pasted into the INSERT.
+ *
+ * The results database is reached with a conninfo given on the command
+ * line, which ps and shell history show: one that carries a password is
+ * refused before anything runs (PGPASSWORD and ~/.pgpass are for that).
  */
 #include "mbm.h"
 
@@ -18,6 +22,13 @@
 #include <libpq-fe.h>
 
 #define MAX_COLUMNS 40
+
+/*
+ * libpq's default is to wait for as long as TCP does (minutes when a host
+ * is gone); a suite would wait that long after each of its runs.  A
+ * connect_timeout in the conninfo or PGCONNECT_TIMEOUT wins over this.
+ */
+#define RESULTS_CONNECT_TIMEOUT "10"
 
 typedef struct column_value
 {
@@ -131,7 +142,12 @@ free_row(row *rw)
 static long long
 insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 {
-	PGconn	   *pg = PQconnectdb(conninfo);
+	/* the conninfo comes last, so its own connect_timeout wins */
+	const char *conn_keywords[] = {"connect_timeout", "dbname", NULL};
+	const char *conn_values[] = {
+		getenv("PGCONNECT_TIMEOUT") ? NULL : RESULTS_CONNECT_TIMEOUT, conninfo, NULL
+	};
+	PGconn	   *pg = PQconnectdbParams(conn_keywords, conn_values, 1);
 	char		sql[2048];
 	size_t		len;
 	const char *values[MAX_COLUMNS];
@@ -220,12 +236,41 @@ append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 }
 
 int
-mbm_record_result(const mbm_options *o, const mbm_result *r)
+mbm_results_db_check(const char *conninfo, char *err, size_t errlen)
+{
+	char	   *parse_err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &parse_err);
+	PQconninfoOption *opt;
+	int			rc = 0;
+
+	if (opts == NULL)
+	{
+		/* libpq's reason may quote any part of the string: a password too */
+		snprintf(err, errlen, "--results-db is neither a libpq connection string"
+				 " (key=value ...) nor a postgresql:// URI");
+		PQfreemem(parse_err);
+		return -1;
+	}
+	for (opt = opts; opt->keyword != NULL; opt++)
+		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL && opt->val[0] != '\0')
+		{
+			snprintf(err, errlen, "--results-db must not contain a password, which ps and"
+					 " shell history would show: use PGPASSWORD or ~/.pgpass");
+			rc = -1;
+		}
+	PQconninfoFree(opts);
+	return rc;
+}
+
+int
+mbm_record_result(const mbm_options *o, const mbm_result *r, bool *in_file_only)
 {
 	row			rw;
 	char		err[1024] = "";
 	int			rc = MBM_EXIT_OK;
 
+	if (in_file_only)
+		*in_file_only = false;
 	build_row(&rw, o, r);
 	if (o->results_db)
 	{
@@ -241,11 +286,15 @@ mbm_record_result(const mbm_options *o, const mbm_result *r)
 		err[strcspn(err, "\n")] = '\0';
 		fprintf(stderr, "microbench-mysql: %s; keeping the result in %s\n", err, o->results_file);
 		rc = MBM_EXIT_FAILED;
+		if (in_file_only)
+			*in_file_only = true;
 	}
 	if (append_json_line(o->results_file, &rw, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "microbench-mysql: %s: the result above was not saved\n", err);
 		free_row(&rw);
+		if (in_file_only)
+			*in_file_only = false;
 		return MBM_EXIT_FAILED;
 	}
 	printf("\nresult appended to %s\n", o->results_file);

@@ -9,6 +9,13 @@
  * sent as text, as sysbench sends them.  Each client writes only its own
  * slot; the main thread reads the slots for progress and, after joining the
  * threads, for the result.
+ *
+ * A run that stops early is never recorded: on SIGINT or SIGTERM the main
+ * thread moves the clients to PHASE_STOP, prints what the measured window
+ * holds so far marked as interrupted, and returns 128 + the signal; when a
+ * client fails (the server went away, a statement failed) it prints that
+ * client's error and returns 1.  Either way clients still blocked in a
+ * statement get KILL QUERY (mbm_stop.c) rather than holding the exit up.
  */
 #include "mbm.h"
 
@@ -37,6 +44,7 @@ enum mbm_client_state
 
 typedef struct mbm_client
 {
+	mbm_worker	worker;			/* running, connection id: for stopping */
 	pthread_t	thread;
 	int			index;
 	const mbm_options *o;
@@ -207,6 +215,8 @@ client_main(void *arg)
 	values = calloc(max_params, sizeof(mb_bind_value));
 
 	conn = mbm_connect(c->o, c->error, sizeof(c->error));
+	if (conn)
+		atomic_store(&c->worker.conn_id, mysql_thread_id(conn));
 	if (conn == NULL || prepare_plans(c, conn, &bind, &plans) != 0)
 		goto failed;
 	atomic_store(&c->state, CLIENT_READY);
@@ -223,7 +233,12 @@ client_main(void *arg)
 			break;
 		start = now_ns();
 		if (run_event(c, conn, &plans, &bind, &texts, values) != 0)
+		{
+			/* after the stop, an error is our own KILL QUERY or as good as one */
+			if (atomic_load(c->phase) >= PHASE_STOP)
+				break;
 			goto failed;
+		}
 		end = now_ns();
 		if (phase == PHASE_MEASURE)
 		{
@@ -238,6 +253,7 @@ client_main(void *arg)
 	free(values);
 	atomic_store(&c->state, CLIENT_DONE);
 	mysql_thread_end();
+	atomic_store(&c->worker.running, false);
 	return NULL;
 
 failed:
@@ -247,19 +263,20 @@ failed:
 	free(values);
 	atomic_store(&c->state, CLIENT_FAILED);
 	mysql_thread_end();
+	atomic_store(&c->worker.running, false);
 	return NULL;
 }
 
-/* The first failed client's error, or NULL. */
-static const char *
+/* The index of the first failed client, or -1. */
+static int
 failed_client(mbm_client *clients, int n)
 {
 	int			i;
 
 	for (i = 0; i < n; i++)
 		if (atomic_load(&clients[i].state) == CLIENT_FAILED)
-			return clients[i].error;
-	return NULL;
+			return i;
+	return -1;
 }
 
 static void
@@ -279,7 +296,10 @@ collect(mbm_client *clients, int n, uint64_t *events, uint64_t *queries,
 	}
 }
 
-/* Wait out a phase, printing progress lines when asked; 0, or -1 if a client failed. */
+/*
+ * Wait out a phase, printing progress lines when asked; 0, -1 if a client
+ * failed, 1 if a stop signal came.
+ */
 static int
 run_phase(mbm_client *clients, int n, double seconds, double interval)
 {
@@ -298,9 +318,14 @@ run_phase(mbm_client *clients, int n, double seconds, double interval)
 	{
 		uint64_t	now = now_ns();
 
-		if (failed_client(clients, n))
+		if (failed_client(clients, n) >= 0)
 		{
 			rc = -1;
+			break;
+		}
+		if (mbm_stop_signal() != 0)
+		{
+			rc = 1;
 			break;
 		}
 		if (now >= end)
@@ -401,23 +426,39 @@ count_scan_rows(const mbm_options *o, int64_t *rows, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *
+phase_name(int phase)
+{
+	return phase == PHASE_SETUP ? "set-up" : "warm-up";
+}
+
 int
-mbm_run(const mbm_options *o, const mb_workload *w)
+mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 {
 	int			n = o->threads;
 	mbm_client *clients = calloc(n, sizeof(mbm_client));
+	mbm_worker **workers = calloc(n, sizeof(mbm_worker *));
 	mbm_result *r = calloc(1, sizeof(mbm_result));
-	atomic_int	phase = PHASE_SETUP;
+	/* on the heap with the clients: an abandoned client still reads it */
+	atomic_int *phase = malloc(sizeof(atomic_int));
 	int64_t    *scan_rows = calloc(n, sizeof(int64_t));
 	char		err[512];
 	MYSQL	   *conn;
-	uint64_t	window_start,
-				window_end = 0;
+	bool		missing;
+	uint64_t	window_start = 0,
+				window_end = 0,
+				stopped_at = 0;
 	int			i;
 	int			started = 0;
-	const char *failure = NULL;
+	int			failed = -1;	/* the client whose error ends the run */
+	const char *failure = NULL; /* a failure of no client */
+	int			interrupted_in = -1;	/* the phase a stop signal came in */
+	bool		all_ended;
 	int			rc;
 
+	if (in_file_only)
+		*in_file_only = false;
+	atomic_init(phase, PHASE_SETUP);
 	r->workload = w;
 	r->range = mb_catalog_effective_range(w, o->range_size);
 	r->rows_scanned = -1;
@@ -428,11 +469,12 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 		fprintf(stderr, "microbench-mysql: %s\n", err);
 		return MBM_EXIT_BAD_INPUT;
 	}
-	if (mbm_server_facts_read(conn, &r->server, err, sizeof(err)) != 0)
+	if (mbm_check_tables(conn, o, &missing, err, sizeof(err)) != 0 ||
+		mbm_server_facts_read(conn, &r->server, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "microbench-mysql: %s\n", err);
 		mysql_close(conn);
-		return MBM_EXIT_FAILED;
+		return missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
 	}
 	mysql_close(conn);
 	if (w->table_per_client && count_scan_rows(o, scan_rows, err, sizeof(err)) != 0)
@@ -441,6 +483,13 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 		return MBM_EXIT_FAILED;
 	}
 	mb_host_collect(&r->host);
+	if (mbm_stop_signal() != 0)
+	{
+		printf("interrupted by %s before %s started: nothing measured, not recorded\n",
+			   mbm_stop_signal_name(), w->name);
+		fflush(stdout);
+		return 128 + mbm_stop_signal();
+	}
 
 	printf("microbench-mysql %s: %s on %s %s, %d thread(s), %.0fs measured after %.0fs warm-up\n\n",
 		   MBM_VERSION, w->name, r->server.dbms, r->server.version, n, o->time_s, o->warmup_s);
@@ -452,8 +501,11 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 		clients[i].o = o;
 		clients[i].w = w;
 		clients[i].range = r->range;
-		clients[i].phase = &phase;
+		clients[i].phase = phase;
 		atomic_init(&clients[i].state, CLIENT_STARTING);
+		atomic_init(&clients[i].worker.running, true);
+		atomic_init(&clients[i].worker.conn_id, 0);
+		workers[i] = &clients[i].worker;
 		if (pthread_create(&clients[i].thread, NULL, client_main, &clients[i]) != 0)
 		{
 			failure = "cannot start a client thread";
@@ -467,7 +519,13 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 	{
 		int			ready = 0;
 
-		failure = failed_client(clients, started);
+		if ((failed = failed_client(clients, started)) >= 0)
+			break;
+		if (mbm_stop_signal() != 0)
+		{
+			interrupted_in = PHASE_SETUP;
+			break;
+		}
 		for (i = 0; i < started; i++)
 			ready += atomic_load(&clients[i].state) == CLIENT_READY;
 		if (ready == n)
@@ -475,29 +533,60 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 		sleep_ns(1000000);
 	}
 
-	if (failure == NULL && o->warmup_s > 0)
+	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
 	{
-		set_phase(&phase, PHASE_WARMUP);
-		if (run_phase(clients, n, o->warmup_s, 0) != 0)
-			failure = failed_client(clients, n);
+		set_phase(phase, PHASE_WARMUP);
+		rc = run_phase(clients, n, o->warmup_s, 0);
+		if (rc < 0)
+			failed = failed_client(clients, n);
+		else if (rc > 0)
+			interrupted_in = PHASE_WARMUP;
 	}
-	window_start = now_ns();
-	r->started_at = wall_clock_s();
-	if (failure == NULL)
+	if (failure == NULL && failed < 0 && interrupted_in < 0)
 	{
-		set_phase(&phase, PHASE_MEASURE);
-		if (run_phase(clients, n, o->time_s, o->report_interval) != 0)
-			failure = failed_client(clients, n);
+		window_start = now_ns();
+		r->started_at = wall_clock_s();
+		set_phase(phase, PHASE_MEASURE);
+		rc = run_phase(clients, n, o->time_s, o->report_interval);
+		if (rc < 0)
+			failed = failed_client(clients, n);
+		else if (rc > 0)
+			interrupted_in = PHASE_MEASURE;
 	}
-	set_phase(&phase, PHASE_STOP);
-	for (i = 0; i < started; i++)
+	stopped_at = now_ns();
+	set_phase(phase, PHASE_STOP);
+
+	/*
+	 * At the end of the window each client finishes its event, however long
+	 * it takes; after a failure or a signal, nobody waits for long events.
+	 */
+	all_ended = mbm_workers_wait(o, workers, started,
+								 failure != NULL || failed >= 0 || interrupted_in >= 0, NULL);
+	for (i = 0; all_ended && i < started; i++)
 		pthread_join(clients[i].thread, NULL);
-	if (failure == NULL)
-		failure = failed_client(clients, started);
-	if (failure)
+	/* a signal while the last events finished: the run is complete, but stopped */
+	if (failure == NULL && failed < 0 && interrupted_in < 0 && mbm_stop_signal() != 0)
+		interrupted_in = PHASE_MEASURE;
+	if (failure == NULL && failed < 0 && interrupted_in < 0)
+		failed = failed_client(clients, started);
+
+	if (interrupted_in == PHASE_SETUP || interrupted_in == PHASE_WARMUP)
 	{
-		fprintf(stderr, "microbench-mysql: run failed: %s\n", failure);
-		return MBM_EXIT_FAILED;
+		printf("interrupted by %s during %s: nothing measured, not recorded\n",
+			   mbm_stop_signal_name(), phase_name(interrupted_in));
+		fflush(stdout);
+		rc = 128 + mbm_stop_signal();
+		goto done;
+	}
+	if (interrupted_in < 0 && (failure != NULL || failed >= 0))
+	{
+		if (failure != NULL)
+			fprintf(stderr, "microbench-mysql: %s\n", failure);
+		else
+			fprintf(stderr, "microbench-mysql: client %d: %s\n", failed + 1,
+					clients[failed].error);
+		rc = MBM_EXIT_FAILED;
+		goto done;
 	}
 
 	for (i = 0; i < n; i++)
@@ -514,9 +603,29 @@ mbm_run(const mbm_options *o, const mb_workload *w)
 		for (i = 0; i < n; i++)
 			r->rows_scanned += (int64_t) atomic_load(&clients[i].events) * scan_rows[i];
 	}
+	if (interrupted_in == PHASE_MEASURE)
+	{
+		/* what was measured, marked so nobody takes it for a result */
+		if (r->events > 0)
+			print_summary(r);
+		printf("\ninterrupted by %s after %.1f s of the measured window: %snot recorded\n",
+			   mbm_stop_signal_name(), (stopped_at - window_start) / 1e9,
+			   r->events > 0 ? "" : "nothing measured, ");
+		fflush(stdout);
+		rc = 128 + mbm_stop_signal();
+		goto done;
+	}
 	print_summary(r);
-	rc = o->no_record ? MBM_EXIT_OK : mbm_record_result(o, r);
-	free(clients);
+	rc = o->no_record ? MBM_EXIT_OK : mbm_record_result(o, r, in_file_only);
+
+done:
+	/* abandoned clients may still write to their slots: leave them be */
+	if (all_ended)
+	{
+		free(clients);
+		free(phase);
+	}
+	free(workers);
 	free(scan_rows);
 	free(r);
 	return rc;

@@ -4,7 +4,10 @@
  * Walks common/mb_suite.c, the order the extension's bench_suite walks:
  * warm-up (measured, not recorded), pre reads, writes, maintenance, post
  * reads, delete and insert.  Each run is recorded as soon as it finishes, so
- * a failure later keeps everything before it.  The maintenance step is
+ * a failure later keeps everything before it; a run the results database
+ * could not take goes to the results file and the suite carries on, to
+ * exit 1 at the end.  SIGINT or SIGTERM ends the suite after what has been
+ * recorded (the run it interrupts is not).  The maintenance step is
  * ANALYZE TABLE and a wait for InnoDB's dirty pages to be written, the
  * MySQL counterpart of VACUUM (ANALYZE) and CHECKPOINT.
  */
@@ -152,8 +155,9 @@ maintenance(const mbm_options *o)
 			   MBM_UNFORCED_WAIT_S);
 		deadline = monotonic_s() + MBM_UNFORCED_WAIT_S;
 	}
+	/* a stop signal ends the wait, not the restore below */
 	while ((dirty = global_status(conn, "Innodb_buffer_pool_pages_dirty")) > 0 &&
-		   monotonic_s() < deadline)
+		   monotonic_s() < deadline && mbm_stop_signal() == 0)
 		usleep(100000);
 	if (forced)
 	{
@@ -165,7 +169,7 @@ maintenance(const mbm_options *o)
 	}
 	printf("maintenance: ANALYZE TABLE done; %lld dirty pages left\n", dirty < 0 ? 0 : dirty);
 	mysql_close(conn);
-	return MBM_EXIT_OK;
+	return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : MBM_EXIT_OK;
 }
 
 int
@@ -175,8 +179,25 @@ mbm_suite(const mbm_options *o)
 	int			n = 0;
 	double		started = monotonic_s();
 	bool		any_write = false;
+	int			in_file = 0;	/* runs the results database did not take */
+	int			rc = MBM_EXIT_OK;
 	int			i;
 
+	/* an unprepared database is a request to fix, not a failure at step 1 */
+	{
+		char		err[512];
+		MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
+		bool		missing = false;
+
+		if (conn == NULL || mbm_check_tables(conn, o, &missing, err, sizeof(err)) != 0)
+		{
+			fprintf(stderr, "microbench-mysql: %s\n", err);
+			if (conn)
+				mysql_close(conn);
+			return conn == NULL || missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
+		}
+		mysql_close(conn);
+	}
 	for (i = 0; i < mb_suite_num_steps; i++)
 	{
 		const mb_suite_step *s = &mb_suite_steps[i];
@@ -198,8 +219,8 @@ mbm_suite(const mbm_options *o)
 		const mb_suite_step *s = &mb_suite_steps[i];
 		double		remaining = 0;
 		mbm_options step_o = *o;
+		bool		fell_back = false;
 		int			j;
-		int			rc;
 
 		if ((s->kind == MB_SUITE_RUN && !selected(o, s->workload)) ||
 			(s->kind == MB_SUITE_MAINTENANCE && !any_write))
@@ -224,19 +245,35 @@ mbm_suite(const mbm_options *o)
 			step_o.phase = s->phase ? s->phase : "pre";
 			step_o.no_record = s->kind == MB_SUITE_WARMUP;
 			step_o.in_suite = true;
-			rc = mbm_run(&step_o, mb_catalog_find(s->workload));
+			rc = mbm_run(&step_o, mb_catalog_find(s->workload), &fell_back);
 		}
+		if (fell_back)
+		{
+			/* kept in the file: nothing is lost, and the next run may get through */
+			in_file++;
+			rc = MBM_EXIT_OK;
+		}
+		if (rc == MBM_EXIT_OK && mbm_stop_signal() != 0)
+			rc = 128 + mbm_stop_signal();
 		if (rc != MBM_EXIT_OK)
 		{
-			fprintf(stderr, "microbench-mysql: suite stopped at step %d of %d; earlier runs are recorded\n",
-					n, steps);
-			if (o->results_db == NULL)
-				mbm_print_load_recipe(o->results_file);
-			return rc;
+			if (mbm_stop_signal() != 0)
+				fprintf(stderr, "microbench-mysql: suite interrupted by %s at step %d of %d;"
+						" earlier runs are recorded\n", mbm_stop_signal_name(), n, steps);
+			else
+				fprintf(stderr, "microbench-mysql: suite stopped at step %d of %d; earlier runs are recorded\n",
+						n, steps);
+			break;
 		}
 	}
-	printf("\nsuite done in %.0fs\n", monotonic_s() - started);
-	if (o->results_db == NULL)
+	if (i == mb_suite_num_steps)
+		printf("\nsuite done in %.0fs\n", monotonic_s() - started);
+	if (in_file > 0)
+		fprintf(stderr, "microbench-mysql: the results database did not take %d run(s);"
+				" they are in %s\n", in_file, o->results_file);
+	if (o->results_db == NULL || in_file > 0)
 		mbm_print_load_recipe(o->results_file);
-	return MBM_EXIT_OK;
+	if (i < mb_suite_num_steps)
+		return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : rc;
+	return in_file > 0 ? MBM_EXIT_FAILED : MBM_EXIT_OK;
 }

@@ -24,6 +24,42 @@ expect_bad "unknown phase" mbm --phase=middle run point-query
 expect_bad "no command" mbm
 expect_bad "unreachable server" env MYSQL_PWD=x "$MBM" --mysql-host=127.0.0.1 --mysql-port=1 --mysql-user=bench run point-query
 expect_bad "missing database" mbm --mysql-db=no_such_db run point-query
+expect_bad "zero time" mbm --time=0 run point-query
+expect_bad "NaN time" mbm --time=nan run point-query
+expect_bad "absurd time" mbm --time=1e12 run point-query
+expect_bad "negative range size" mbm --range-size=-5 run read-only_range=10
+expect_bad "zero threads" mbm --threads=0 run point-query
+
+# more tables than prepare made, or none at all: say to run prepare
+expect_bad "more tables than exist" mbm --tables=9 run point-query
+grep -q -E "^microbench-mysql: table sbtest[2-9] does not exist in database sbtest \(--tables=9\): run prepare with --tables=9$" "$err"
+ok $? "... names the missing table and says to run prepare"
+my_value "CREATE DATABASE mb_empty"
+expect_bad "no sbtest table" mbm --mysql-db=mb_empty run point-query
+is "$(cat "$err")" "microbench-mysql: table sbtest1 does not exist in database mb_empty: run prepare first" \
+   "... says to run prepare"
+expect_bad "no sbtest table, in a suite" mbm --mysql-db=mb_empty --read-time=1 suite
+my_value "DROP DATABASE mb_empty"
+
+# a password on the command line is refused, and not repeated
+expect_bad "password in --results-db (key=value)" mbm --results-db="host=/tmp dbname=x password=Pw-in-conninfo" run point-query
+grep -q "use PGPASSWORD or ~/.pgpass" "$err" && ! grep -q "Pw-in-conninfo" "$err"
+ok $? "... says to use PGPASSWORD or ~/.pgpass, without the password"
+expect_bad "password in --results-db (URI)" mbm --results-db="postgresql://me:Pw-in-uri@localhost/x" run point-query
+grep -q "use PGPASSWORD or ~/.pgpass" "$err" && ! grep -q "Pw-in-uri" "$err"
+ok $? "... says to use PGPASSWORD or ~/.pgpass, without the password"
+expect_bad "password in --results-db (URI parameter)" mbm --results-db="postgresql:///x?password=Pw-in-param" run point-query
+grep -q "Pw-in-param" "$err"
+ok $((! $?)) "... without the password"
+expect_bad "malformed --results-db" mbm --results-db="host=x nonsense Pw-in-junk" run point-query
+grep -q "Pw-in-junk" "$err"
+ok $((! $?)) "... without repeating it"
+expect_bad "a password option" mbm --mysql-password=Pw-as-option run point-query
+grep -q "MYSQL_PWD" "$err" && ! grep -q "Pw-as-option" "$err"
+ok $? "... says where the password comes from, without the password"
+expect_bad "-p with a password" mbm -pPw-short run point-query
+grep -q "Pw-short" "$err"
+ok $((! $?)) "... without the password"
 
 MYSQL_PWD='S3cr3t-Wr0ng' "$MBM" --mysql-host=127.0.0.1 --mysql-port="$MYSQL_PORT" --mysql-user=bench \
     --time=1 run point-query >/dev/null 2>"$err"

@@ -2,7 +2,8 @@
 # 06_suite.t — `suite` walks the standard order (the same list as the
 # extension's bench_suite), records each run as it finishes, keeps no
 # warm-up, runs the maintenance step after the writes, and stops at a
-# failing run without losing the runs before it.
+# failing run without losing the runs before it; without the tables it
+# does not start.
 set -u
 . "$(dirname "$0")/tap.sh"
 
@@ -25,13 +26,24 @@ grep -q -E '^\[10 of 10\] run insert \(post\) — elapsed [0-9]+s, about [0-9]+s
 ok $? "progress says which benchmark, n of m, elapsed and remaining"
 
 # a failing run stops the suite; what ran before is kept
-my_value "RENAME TABLE sbtest1 TO sbtest1_away"
+my_value "ALTER TABLE sbtest1 RENAME COLUMN k TO k_away"
 mbm --table-size=5000 --read-time=0.2 --write-time=0.2 --insert-time=0.2 --warmup-time=0 \
-    --label=suite-fail --results-file="$dir/f.jsonl" --workloads=point-query suite >"$dir/out" 2>"$dir/err"
+    --label=suite-fail --results-file="$dir/f.jsonl" --workloads=point-query,update-index suite >"$dir/out" 2>"$dir/err"
+rc=$?
+my_value "ALTER TABLE sbtest1 RENAME COLUMN k_away TO k"
+is "$rc" 1 "a suite whose run fails exits 1"
+grep -q "suite stopped at step 4 of 6; earlier runs are recorded" "$dir/err"
+ok $? "it says where it stopped"
+is "$(sed -E 's/.*"workload": "([^"]*)".*"phase": "([^"]*)".*/\1 \2/' "$dir/f.jsonl" | tr '\n' ',')" "point-query pre," \
+   "the run before the failing one is kept"
+
+# a suite on a database without the tables stops before it starts
+my_value "RENAME TABLE sbtest1 TO sbtest1_away"
+mbm --table-size=5000 --read-time=0.2 --warmup-time=0 --label=suite-missing --results-file="$dir/m.jsonl" \
+    --workloads=point-query suite >"$dir/out" 2>"$dir/err"
 rc=$?
 my_value "RENAME TABLE sbtest1_away TO sbtest1"
-is "$rc" 1 "a suite whose run fails exits 1"
-grep -q "suite stopped at step" "$dir/err"
-ok $? "it says where it stopped"
+is "$rc:$(cat "$dir/err")" "2:microbench-mysql: table sbtest1 does not exist in database sbtest: run prepare first" \
+   "a suite without sbtest1 exits 2 at once and says to run prepare"
 
 done_testing

@@ -1,40 +1,8 @@
-# test/mysql/tap.sh — a few TAP helpers for the client's shell tests.
-#
-# Sourced by test/mysql/*.t.  Each check prints "ok N - name" or
-# "not ok N - name" with the compared values, as prove expects; done_testing
-# prints the plan and exits non-zero if anything failed.
+# test/mysql/tap.sh — the client's shell-test helpers: the generic TAP
+# checks of test/tap.sh, plus ways to run the client and to read values from
+# the test server and the results database.  Sourced by test/mysql/*.t.
 
-tap_count=0
-tap_failed=0
-
-ok() {                      # ok CONDITION_EXIT_STATUS NAME
-    local status=$1; shift
-    tap_count=$((tap_count + 1))
-    if [ "$status" -eq 0 ]; then
-        echo "ok $tap_count - $*"
-    else
-        echo "not ok $tap_count - $*"
-        tap_failed=$((tap_failed + 1))
-    fi
-}
-
-is() {                      # is HAVE WANT NAME
-    local have=$1 want=$2; shift 2
-    tap_count=$((tap_count + 1))
-    if [ "$have" = "$want" ]; then
-        echo "ok $tap_count - $*"
-    else
-        echo "not ok $tap_count - $*"
-        echo "#   have: $have"
-        echo "#   want: $want"
-        tap_failed=$((tap_failed + 1))
-    fi
-}
-
-done_testing() {
-    echo "1..$tap_count"
-    [ "$tap_failed" -eq 0 ]
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # The client, connected to the test server as the unprivileged user bench.
 mbm() {
