@@ -11,7 +11,9 @@
 #   2. the same in-server QPS vs `sysbench oltp_point_select` over the unix
 #      socket (one client thread) on the very same sbtest1 table;
 #   3. bench_prepare's wall-clock time vs `sysbench oltp_point_select prepare`
-#      for the same number of rows (1 table), both timed by date(1).
+#      for the same number of rows (1 table), both timed by date(1);
+#   4. in-server point-query QPS with its costs counted (the default) vs
+#      with microbench.collect_costs = off: what counting costs.
 #
 # QPS ratios are ours/peer (higher is better), the prepare ratio is
 # ours/peer seconds (lower is better).  The summary's ratio is the median of
@@ -167,6 +169,12 @@ echo "sbtest1: $(q -c "SELECT pg_size_pretty(pg_relation_size('sbtest1')) || ' h
 qps_ours() {
     q -c "SELECT round(qps::numeric, 1) FROM bench_run('point-query', seconds => ${1:-$RUN_SECONDS}, warmup => $WARMUP, clients => 1)"
 }
+# the same with microbench.collect_costs off: what counting the costs costs
+qps_ours_uncounted() {
+    PGOPTIONS='-c client_min_messages=warning -c microbench.collect_costs=off' \
+        psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" \
+        -c "SELECT round(qps::numeric, 1) FROM bench_run('point-query', seconds => ${1:-$RUN_SECONDS}, warmup => $WARMUP, clients => 1)"
+}
 qps_proc() {
     q -F ' ' -c "CALL peer_point_query(${1:-$RUN_SECONDS}, $WARMUP, $TABLE_SIZE)" | awk '{ printf "%.1f", $1 }'
 }
@@ -185,20 +193,21 @@ qps_sysbench() {
 
 # An untimed warm-up pass of each contender (not reported), so that round 1
 # does not pay for first use (caches, plans, page faults) on one side only.
-qps_ours 2 >/dev/null; qps_proc 2 >/dev/null; qps_sysbench 2 >/dev/null
+qps_ours 2 >/dev/null; qps_ours_uncounted 2 >/dev/null; qps_proc 2 >/dev/null; qps_sysbench 2 >/dev/null
 
-qo=() qp=() qs=() rp=() rs=()
+qo=() qn=() qp=() qs=() rn=() rp=() rs=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; order alternates per round)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
     if ((r % 2)); then
-        o=$(qps_ours); p=$(qps_proc); s=$(qps_sysbench)
+        o=$(qps_ours); n=$(qps_ours_uncounted); p=$(qps_proc); s=$(qps_sysbench)
     else
-        s=$(qps_sysbench); p=$(qps_proc); o=$(qps_ours)
+        s=$(qps_sysbench); p=$(qps_proc); n=$(qps_ours_uncounted); o=$(qps_ours)
     fi
-    qo+=("$o") qp+=("$p") qs+=("$s") rp+=("$(ratio "$o" "$p")") rs+=("$(ratio "$o" "$s")")
-    printf '  round %d: ours %10.1f  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)   (loadavg %s)\n' \
-        "$r" "$o" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
+    qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
+    rn+=("$(ratio3 "$o" "$n")") rp+=("$(ratio "$o" "$p")") rs+=("$(ratio "$o" "$s")")
+    printf '  round %d: ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)   (loadavg %s)\n' \
+        "$r" "$o" "$n" "$(ratio3 "$o" "$n")" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
 done
 echo
 
@@ -206,15 +215,17 @@ echo
 row() {  # metric ours peer ratio ratio-of-medians goal-op goal
     local met
     met=$(awk -v r="$4" -v op="$6" -v g="$7" 'BEGIN { print ((op == ">=" ? r >= g : r <= g) ? "met" : "MISSED") }')
-    printf '%-40s %11s %11s %7.2fx %8.2fx   %s %sx  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$met"
+    printf '%-40s %11s %11s %7.3fx %8.3fx   %s %sx  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$met"
 }
-mo=$(median "${qo[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
+mo=$(median "${qo[@]}") mn=$(median "${qn[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
 po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}")
 rows_label=$(awk -v n="$TABLE_SIZE" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1000000; else if (n % 1000 == 0) printf "%dk", n / 1000; else printf "%d", n }')
 echo "medians of $ROUNDS alternating rounds (ratio: median of per-round ratios; med/med: ratio of the medians)"
 printf '%-40s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
 row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" \
     "$(median "${rp[@]}")" "$(ratio "$mo" "$mp")" ">=" 1.2
+row "point-query QPS, costs counted vs not" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mn")" \
+    "$(median "${rn[@]}")" "$(ratio3 "$mo" "$mn")" ">=" 0.99
 row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" \
     "$(median "${rs[@]}")" "$(ratio "$mo" "$ms")" ">=" 4
 row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" \

@@ -6,8 +6,9 @@
  * background worker per client (mb_worker.c).  It then drives the phases:
  * setup (workers prepare statements), warm-up (events not counted), the
  * measured window (progress NOTICEs every report_interval seconds), stop.
- * Finally it merges the workers' counters and histograms and inserts the
- * result into microbench.runs, returning that row.
+ * Finally it merges the workers' counters, histograms and costs, adds the
+ * host's CPU and disk figures over the same window, and inserts the result
+ * into microbench.runs, returning that row.
  *
  * Stopping: whatever ends the caller's query — an error, a cancel, a
  * terminate — detaches the segment, and the detach callback moves the run to
@@ -40,6 +41,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "lib/stringinfo.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -51,6 +53,22 @@
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(bench_run);
+
+void		_PG_init(void);
+
+/* microbench.collect_costs: count what each run costs (on by default) */
+static bool mb_collect_costs = true;
+
+void
+_PG_init(void)
+{
+	DefineCustomBoolVariable("microbench.collect_costs",
+							 "Records what each benchmark run costs: CPU, context switches, WAL, buffers, hardware counters, host CPU and disk.",
+							 "The counters are read at the two ends of the measured window only.",
+							 &mb_collect_costs, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("microbench");
+}
 
 /* Longest run we accept: a week, far beyond any report's 930 s. */
 #define MB_MAX_SECONDS (7 * 24 * 3600.0)
@@ -518,7 +536,103 @@ typedef struct mb_totals
 	uint64		errors;
 	int64		rows_scanned;	/* scan only */
 	mb_hist		latency;
+	mb_worker_costs costs;		/* summed over the clients */
+	bool		costs_counted;
+	mb_host_cpu host_cpu;		/* host-wide, over the window */
+	mb_disk		disk;			/* the data directory's device(s) */
+	char		disk_note[256];
 } mb_totals;
+
+/*
+ * The block devices holding the data directory and pg_wal: one, or two
+ * when pg_wal lives elsewhere.  Their counters are added up.
+ */
+typedef struct mb_data_disks
+{
+	int			count;
+	char		device[2][64];
+	char		note[256];		/* why there is none */
+} mb_data_disks;
+
+static void
+find_data_disks(mb_data_disks *disks)
+{
+	char		wal_dir[MAXPGPATH];
+	char		device[64];
+	char		why[256];
+
+	memset(disks, 0, sizeof(*disks));
+	if (mb_disk_of_path(DataDir, disks->device[0], sizeof(disks->device[0]),
+						disks->note, sizeof(disks->note)))
+		disks->count = 1;
+	snprintf(wal_dir, sizeof(wal_dir), "%s/pg_wal", DataDir);
+	if (mb_disk_of_path(wal_dir, device, sizeof(device), why, sizeof(why)) &&
+		(disks->count == 0 || strcmp(device, disks->device[0]) != 0))
+		strlcpy(disks->device[disks->count++], device, sizeof(device));
+}
+
+static void
+take_disks(const mb_data_disks *disks, mb_disk *sum)
+{
+	int			i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->valid = disks->count > 0;
+	for (i = 0; i < disks->count; i++)
+	{
+		mb_disk		one;
+
+		mb_disk_take(disks->device[i], &one);
+		sum->valid &= one.valid;
+		sum->reads += one.reads;
+		sum->read_sectors += one.read_sectors;
+		sum->writes += one.writes;
+		sum->write_sectors += one.write_sectors;
+		snprintf(sum->device + strlen(sum->device), sizeof(sum->device) - strlen(sum->device),
+				 "%s%s", i ? "," : "", disks->device[i]);
+	}
+}
+
+/* The clients' costs, added up; a figure one client could not count is lost for all. */
+static void
+sum_costs(mb_run *run, mb_totals *t)
+{
+	mb_worker_costs *sum = &t->costs;
+	bool		hw = true;
+	int			i;
+
+	memset(sum, 0, sizeof(*sum));
+	t->costs_counted = run->shared->collect_costs;
+	for (i = 0; i < run->started; i++)
+	{
+		const mb_worker_costs *c = &run->shared->slots[i].costs;
+
+		if (!c->measured)
+			continue;			/* no event of this client was measured */
+		sum->rusage.user_us += c->rusage.user_us;
+		sum->rusage.system_us += c->rusage.system_us;
+		sum->rusage.voluntary_cs += c->rusage.voluntary_cs;
+		sum->rusage.involuntary_cs += c->rusage.involuntary_cs;
+		sum->wal_records += c->wal_records;
+		sum->wal_fpi += c->wal_fpi;
+		sum->wal_bytes += c->wal_bytes;
+		sum->shared_hit += c->shared_hit;
+		sum->shared_read += c->shared_read;
+		sum->shared_dirtied += c->shared_dirtied;
+		sum->shared_written += c->shared_written;
+		sum->instructions += c->instructions;
+		sum->cycles += c->cycles;
+		if (hw && !c->hw_counted)
+			strlcpy(sum->hw_note, c->hw_note, sizeof(sum->hw_note));
+		else if (hw && sum->hw_note[0] == '\0')
+			strlcpy(sum->hw_note, c->hw_note, sizeof(sum->hw_note));
+		hw &= c->hw_counted;
+	}
+	sum->hw_counted = hw && t->costs_counted;
+	if (!t->costs_counted)
+		strlcpy(sum->hw_note, "not collected (microbench.collect_costs is off)",
+				sizeof(sum->hw_note));
+}
 
 static void
 collect_totals(mb_run *run, mb_totals *t)
@@ -600,72 +714,115 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 			  mb_totals *t, TimestampTz started_at, TimestampTz ended_at,
 			  double elapsed)
 {
+#define MB_MAX_COLUMNS 64
 	mb_host_facts host;
-	Datum		values[30];
-	bool		nulls[30];
-	Oid			types[30];
+	const char *columns[MB_MAX_COLUMNS];
+	Datum		values[MB_MAX_COLUMNS];
+	char		nulls[MB_MAX_COLUMNS];
+	Oid			types[MB_MAX_COLUMNS];
 	int			n = 0;
 	int			ret;
+	int			i;
 	int64		rows_scanned = t->rows_scanned;
 	bool		is_scan = req->workload->table_per_client;
+	bool		costs = t->costs_counted;
+	bool		hw = t->costs.hw_counted;
+	bool		cpu = costs && t->host_cpu.valid;
+	bool		disk = costs && t->disk.valid;
+	StringInfoData sql;
 	TupleDesc	tupdesc;
 
-#define ARG(type_, value_, isnull_) \
-	do { types[n] = (type_); values[n] = (value_); nulls[n] = (isnull_); n++; } while (0)
+#define COL(name_, type_, value_, isnull_) \
+	do { \
+		Assert(n < MB_MAX_COLUMNS); \
+		columns[n] = (name_); types[n] = (type_); \
+		values[n] = (isnull_) ? (Datum) 0 : (value_); \
+		nulls[n] = (isnull_) ? 'n' : ' '; \
+		n++; \
+	} while (0)
+#define TEXT_COL(name_, str_) \
+	COL(name_, TEXTOID, (str_) ? CStringGetTextDatum(str_) : (Datum) 0, (str_) == NULL)
+#define INT8_COL(name_, v_, isnull_) COL(name_, INT8OID, Int64GetDatum(v_), isnull_)
+#define FLOAT8_COL(name_, v_, isnull_) COL(name_, FLOAT8OID, Float8GetDatum(v_), isnull_)
 
 	mb_host_collect(&host);
-	ARG(TEXTOID, req->label ? CStringGetTextDatum(req->label) : (Datum) 0, req->label == NULL);
-	ARG(TEXTOID, CStringGetTextDatum(req->workload->name), false);
-	ARG(TEXTOID, CStringGetTextDatum(req->phase), false);
-	ARG(INT4OID, Int32GetDatum(req->tables), false);
-	ARG(INT8OID, Int64GetDatum(req->table_size), false);
-	ARG(INT4OID, Int32GetDatum(req->range), req->range == 0);
-	ARG(INT4OID, Int32GetDatum(req->clients), false);
-	ARG(TEXTOID, CStringGetTextDatum(mb_rand_type_name(req->rand_type)), false);
-	ARG(INT8OID, Int64GetDatum(req->seed), !req->seeded);
-	ARG(FLOAT8OID, Float8GetDatum(req->seconds), false);
-	ARG(FLOAT8OID, Float8GetDatum(req->warmup), false);
-	ARG(TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
-	ARG(TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
-	ARG(FLOAT8OID, Float8GetDatum(elapsed), false);
-	ARG(INT8OID, Int64GetDatum((int64) t->events), false);
-	ARG(INT8OID, Int64GetDatum((int64) t->queries), false);
-	ARG(INT8OID, Int64GetDatum((int64) t->errors), false);
-	ARG(INT8OID, Int64GetDatum(rows_scanned), !is_scan);
-	ARG(FLOAT8OID, Float8GetDatum(t->queries / elapsed), false);
-	ARG(FLOAT8OID, Float8GetDatum(t->events / elapsed), false);
-	ARG(FLOAT8OID, Float8GetDatum(rows_scanned / elapsed), !is_scan);
-	ARG(FLOAT8OID, Float8GetDatum(mb_hist_avg_ms(&t->latency)), t->events == 0);
-	ARG(FLOAT8OID, Float8GetDatum(mb_hist_percentile_ms(&t->latency, 95.0)), t->events == 0);
-	ARG(FLOAT8OID, Float8GetDatum(mb_hist_percentile_ms(&t->latency, 99.0)), t->events == 0);
-	ARG(FLOAT8OID, Float8GetDatum(mb_hist_max_ms(&t->latency)), t->events == 0);
-	ARG(TEXTOID, CStringGetTextDatum(host.hostname), false);
-	ARG(TEXTOID, CStringGetTextDatum(host.cpu_model), host.cpu_model[0] == '\0');
-	ARG(INT4OID, Int32GetDatum(host.cpu_cores), false);
-	ARG(INT8OID, Int64GetDatum(host.memory_bytes), host.memory_bytes == 0);
-	ARG(TEXTOID, CStringGetTextDatum(host.kernel), false);
-#undef ARG
+	TEXT_COL("label", req->label);
+	TEXT_COL("workload", req->workload->name);
+	TEXT_COL("phase", req->phase);
+	COL("tables", INT4OID, Int32GetDatum(req->tables), false);
+	INT8_COL("table_size", req->table_size, false);
+	COL("range_size", INT4OID, Int32GetDatum(req->range), req->range == 0);
+	COL("clients", INT4OID, Int32GetDatum(req->clients), false);
+	TEXT_COL("rand_type", mb_rand_type_name(req->rand_type));
+	INT8_COL("seed", req->seed, !req->seeded);
+	FLOAT8_COL("seconds", req->seconds, false);
+	FLOAT8_COL("warmup", req->warmup, false);
+	COL("started_at", TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
+	COL("ended_at", TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
+	FLOAT8_COL("elapsed_seconds", elapsed, false);
+	INT8_COL("events", (int64) t->events, false);
+	INT8_COL("queries", (int64) t->queries, false);
+	INT8_COL("errors", (int64) t->errors, false);
+	INT8_COL("rows_scanned", rows_scanned, !is_scan);
+	FLOAT8_COL("qps", t->queries / elapsed, false);
+	FLOAT8_COL("tps", t->events / elapsed, false);
+	FLOAT8_COL("rows_per_second", rows_scanned / elapsed, !is_scan);
+	FLOAT8_COL("lat_avg_ms", mb_hist_avg_ms(&t->latency), t->events == 0);
+	FLOAT8_COL("lat_p95_ms", mb_hist_percentile_ms(&t->latency, 95.0), t->events == 0);
+	FLOAT8_COL("lat_p99_ms", mb_hist_percentile_ms(&t->latency, 99.0), t->events == 0);
+	FLOAT8_COL("lat_max_ms", mb_hist_max_ms(&t->latency), t->events == 0);
+	TEXT_COL("host", host.hostname);
+	TEXT_COL("cpu_model", host.cpu_model[0] ? host.cpu_model : NULL);
+	COL("cpu_cores", INT4OID, Int32GetDatum(host.cpu_cores), false);
+	INT8_COL("memory_bytes", host.memory_bytes, host.memory_bytes == 0);
+	TEXT_COL("kernel", host.kernel);
 
-	{
-		char		nullflags[30];
-		int			i;
+	/* what the clients' measured events cost */
+	FLOAT8_COL("cpu_user_seconds", t->costs.rusage.user_us / 1e6, !costs);
+	FLOAT8_COL("cpu_system_seconds", t->costs.rusage.system_us / 1e6, !costs);
+	INT8_COL("voluntary_cs", t->costs.rusage.voluntary_cs, !costs);
+	INT8_COL("involuntary_cs", t->costs.rusage.involuntary_cs, !costs);
+	INT8_COL("wal_records", t->costs.wal_records, !costs);
+	INT8_COL("wal_fpi", t->costs.wal_fpi, !costs);
+	INT8_COL("wal_bytes", t->costs.wal_bytes, !costs);
+	INT8_COL("shared_blks_hit", t->costs.shared_hit, !costs);
+	INT8_COL("shared_blks_read", t->costs.shared_read, !costs);
+	INT8_COL("shared_blks_dirtied", t->costs.shared_dirtied, !costs);
+	INT8_COL("shared_blks_written", t->costs.shared_written, !costs);
+	INT8_COL("instructions", (int64) t->costs.instructions, !hw);
+	INT8_COL("cycles", (int64) t->costs.cycles, !hw);
+	TEXT_COL("hw_counters_note", t->costs.hw_note[0] ? t->costs.hw_note : NULL);
+	/* the host over the same window */
+	FLOAT8_COL("host_cpu_user_seconds", t->host_cpu.user_us / 1e6, !cpu);
+	FLOAT8_COL("host_cpu_system_seconds", t->host_cpu.system_us / 1e6, !cpu);
+	FLOAT8_COL("host_cpu_iowait_seconds", t->host_cpu.iowait_us / 1e6, !cpu);
+	FLOAT8_COL("host_cpu_idle_seconds", t->host_cpu.idle_us / 1e6, !cpu);
+	INT8_COL("host_context_switches", t->host_cpu.context_switches, !cpu);
+	TEXT_COL("disk_device", disk ? t->disk.device : NULL);
+	INT8_COL("disk_reads", t->disk.reads, !disk);
+	FLOAT8_COL("disk_read_kb", t->disk.read_sectors / 2.0, !disk);
+	INT8_COL("disk_writes", t->disk.writes, !disk);
+	FLOAT8_COL("disk_write_kb", t->disk.write_sectors / 2.0, !disk);
+	TEXT_COL("disk_note", !costs ? "not collected (microbench.collect_costs is off)"
+			 : disk ? NULL : t->disk_note);
+#undef COL
+#undef TEXT_COL
+#undef INT8_COL
+#undef FLOAT8_COL
 
-		for (i = 0; i < n; i++)
-			nullflags[i] = nulls[i] ? 'n' : ' ';
-		ret = SPI_execute_with_args(
-									"INSERT INTO microbench.runs (dbms, version, version_string, compiler,"
-									" label, workload, phase, tables, table_size, range_size, clients,"
-									" rand_type, seed, seconds, warmup, started_at, ended_at,"
-									" elapsed_seconds, events, queries, errors, rows_scanned, qps, tps,"
-									" rows_per_second, lat_avg_ms, lat_p95_ms, lat_p99_ms, lat_max_ms,"
-									" host, cpu_model, cpu_cores, memory_bytes, kernel, driver)"
-									" VALUES ('postgres', current_setting('server_version'), pg_catalog.version(),"
-									" substring(pg_catalog.version() from 'compiled by ([^,]+)'),"
-									" $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
-									" $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28,"
-									" $29, $30, 'extension') RETURNING *",
-									n, types, values, nullflags, false, 1);
-	}
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "INSERT INTO microbench.runs (dbms, version, version_string, compiler, driver");
+	for (i = 0; i < n; i++)
+		appendStringInfo(&sql, ", %s", columns[i]);
+	appendStringInfoString(&sql, ") VALUES ('postgres', pg_catalog.current_setting('server_version'),"
+						   " pg_catalog.version(),"
+						   " pg_catalog.substring(pg_catalog.version(), 'compiled by ([^,]+)'),"
+						   " 'extension'");
+	for (i = 0; i < n; i++)
+		appendStringInfo(&sql, ", $%d", i + 1);
+	appendStringInfoString(&sql, ") RETURNING *");
+
+	ret = SPI_execute_with_args(sql.data, n, types, values, nulls, false, 1);
 	if (ret != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
 		elog(ERROR, "could not record the run in microbench.runs: %s",
 			 SPI_result_code_string(ret));
@@ -719,6 +876,11 @@ bench_run(PG_FUNCTION_ARGS)
 	int64	   *scan_rows = NULL;
 	int			i;
 	int			guc_nest_level;
+	mb_data_disks disks;
+	mb_host_cpu cpu_start;
+	mb_host_cpu cpu_end;
+	mb_disk		disk_start;
+	mb_disk		disk_end;
 	Datum		result;
 
 	parse_request(fcinfo, &req);
@@ -751,6 +913,7 @@ bench_run(PG_FUNCTION_ARGS)
 	run->shared->rand_type = req.rand_type;
 	run->shared->seeded = req.seeded;
 	run->shared->seed = (uint64) req.seed;
+	run->shared->collect_costs = mb_collect_costs;
 	strlcpy(run->shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
 	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
 	for (i = 0; i < req.clients; i++)
@@ -787,6 +950,12 @@ bench_run(PG_FUNCTION_ARGS)
 		run_phase(run, req.warmup, 0, NULL);
 	}
 
+	if (mb_collect_costs)
+	{
+		find_data_disks(&disks);
+		take_disks(&disks, &disk_start);
+		mb_host_cpu_take(&cpu_start);
+	}
 	set_phase(run, MB_PHASE_MEASURE);
 	window_start_us = mb_now_us();
 	run_phase(run, req.seconds, req.report_interval, &started_at);
@@ -795,14 +964,23 @@ bench_run(PG_FUNCTION_ARGS)
 	/* let every client finish the event in flight; it is counted */
 	while (!all_workers_in(run, MB_WORKER_DONE))
 		coordinator_wait(run, 1);
+	totals = palloc0(sizeof(mb_totals));
+	if (mb_collect_costs)
+	{
+		mb_host_cpu_take(&cpu_end);
+		take_disks(&disks, &disk_end);
+		mb_host_cpu_delta(&totals->host_cpu, &cpu_end, &cpu_start);
+		mb_disk_delta(&totals->disk, &disk_end, &disk_start);
+		strlcpy(totals->disk_note, disks.note, sizeof(totals->disk_note));
+	}
 	for (i = 0; i < run->started; i++)
 		window_end_us = Max(window_end_us, run->shared->slots[i].last_event_end_us);
 	window_end_us = Max(window_end_us, window_start_us + 1);
 	elapsed = (window_end_us - window_start_us) / 1e6;
 	ended_at = started_at + (window_end_us - window_start_us);
 
-	totals = palloc(sizeof(mb_totals));
 	collect_totals(run, totals);
+	sum_costs(run, totals);
 	totals->rows_scanned = 0;
 	for (i = 0; scan_rows != NULL && i < run->started; i++)
 		totals->rows_scanned += (int64)

@@ -18,6 +18,7 @@
 #include "port/atomics.h"
 
 #include "mb_catalog.h"
+#include "mb_cost.h"
 #include "mb_hist.h"
 
 /* The run's phase, written by the coordinator only. */
@@ -62,6 +63,27 @@ typedef enum mb_worker_state
 	MB_WORKER_FAILED			/* error text in the slot */
 } mb_worker_state;
 
+/*
+ * What one client's measured events cost, from its first measured event to
+ * the stop: written once by the worker as it leaves its event loop.
+ */
+typedef struct mb_worker_costs
+{
+	bool		measured;		/* the client ran in the measured window */
+	mb_rusage	rusage;			/* CPU and context switches (getrusage) */
+	int64		wal_records;	/* pgWalUsage */
+	int64		wal_fpi;
+	int64		wal_bytes;
+	int64		shared_hit;		/* pgBufferUsage */
+	int64		shared_read;
+	int64		shared_dirtied;
+	int64		shared_written;
+	bool		hw_counted;		/* instructions and cycles are valid */
+	uint64		instructions;
+	uint64		cycles;
+	char		hw_note[160];	/* what was counted, or why not */
+} mb_worker_costs;
+
 typedef struct mb_worker_slot
 {
 	pg_atomic_uint32 state;		/* mb_worker_state */
@@ -74,6 +96,7 @@ typedef struct mb_worker_slot
 	pg_atomic_uint32 terminated;
 	int64		last_event_end_us;	/* end of its last measured event */
 	mb_hist		latency;
+	mb_worker_costs costs;
 	mb_error_report error;		/* for the coordinator to re-raise */
 } mb_worker_slot;
 
@@ -90,6 +113,7 @@ typedef struct mb_run_shared
 	mb_rand_type rand_type;
 	bool		seeded;
 	uint64		seed;
+	bool		collect_costs;	/* microbench.collect_costs */
 	char		schema[NAMEDATALEN];	/* where the sbtest tables are */
 
 	pg_atomic_uint32 phase;		/* mb_phase */

@@ -10,6 +10,9 @@
  *
  * Latency is taken around the whole event, transaction start and commit
  * included, and only events that began in the measured phase are counted.
+ * What those events cost (CPU, context switches, WAL, buffers, hardware
+ * counters) is a snapshot before the first measured event subtracted from
+ * one after the last: nothing is added per event, so counting costs nothing.
  * Any error leaves the worker: its text goes to the slot so the coordinator
  * can re-raise it with the worker's SQLSTATE, and the coordinator stops the
  * other workers.  A SIGTERM from anyone but the coordinator (e.g.
@@ -24,6 +27,7 @@
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "executor/instrument.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -66,7 +70,17 @@ typedef struct mb_worker_ctx
 	Datum	   *datums;
 	text	   *c_text;			/* reused varlena for c values */
 	text	   *pad_text;		/* reused varlena for pad values */
+	mb_hw_counters hw;			/* this process's instructions and cycles */
 } mb_worker_ctx;
+
+/* The counters that, subtracted, give what a window of events cost. */
+typedef struct mb_cost_snapshot
+{
+	mb_rusage	rusage;
+	WalUsage	wal;
+	BufferUsage buffers;
+	mb_hw_snapshot hw;
+} mb_cost_snapshot;
 
 /* This worker's slot, for the SIGTERM handler. */
 static mb_worker_slot *my_slot = NULL;
@@ -258,10 +272,57 @@ wait_for_start(mb_worker_ctx *ctx)
 	}
 }
 
+/*
+ * Snapshot the cost counters.  The hardware counters are read last at the
+ * start and first at the end, so they cover as little of this as they can.
+ */
+static void
+take_costs(mb_worker_ctx *ctx, mb_cost_snapshot *snap, bool at_start)
+{
+	if (!at_start)
+		mb_hw_read(&ctx->hw, &snap->hw);
+	mb_rusage_take(&snap->rusage, false);
+	snap->wal = pgWalUsage;
+	snap->buffers = pgBufferUsage;
+	if (at_start)
+		mb_hw_read(&ctx->hw, &snap->hw);
+}
+
+/* The window's cost, into the slot for the coordinator to add up. */
+static void
+record_costs(mb_worker_ctx *ctx, const mb_cost_snapshot *start,
+			 const mb_cost_snapshot *end)
+{
+	mb_worker_costs *c = &ctx->slot->costs;
+
+	mb_rusage_delta(&c->rusage, &end->rusage, &start->rusage);
+	c->wal_records = end->wal.wal_records - start->wal.wal_records;
+	c->wal_fpi = end->wal.wal_fpi - start->wal.wal_fpi;
+	c->wal_bytes = (int64) (end->wal.wal_bytes - start->wal.wal_bytes);
+	c->shared_hit = end->buffers.shared_blks_hit - start->buffers.shared_blks_hit;
+	c->shared_read = end->buffers.shared_blks_read - start->buffers.shared_blks_read;
+	c->shared_dirtied = end->buffers.shared_blks_dirtied - start->buffers.shared_blks_dirtied;
+	c->shared_written = end->buffers.shared_blks_written - start->buffers.shared_blks_written;
+	if (ctx->hw.group_fd >= 0)
+	{
+		c->hw_counted = mb_hw_delta(&end->hw, &start->hw, &c->instructions,
+									&c->cycles, c->hw_note, sizeof(c->hw_note));
+		if (c->hw_counted)
+			strlcpy(c->hw_note, ctx->hw.note, sizeof(c->hw_note));
+	}
+	else
+		strlcpy(c->hw_note, ctx->hw.note, sizeof(c->hw_note));
+	pg_memory_barrier();
+	c->measured = true;
+}
+
 static void
 event_loop(mb_worker_ctx *ctx)
 {
 	mb_worker_slot *slot = ctx->slot;
+	mb_cost_snapshot cost_start;
+	mb_cost_snapshot cost_end;
+	bool		measuring = false;
 
 	for (;;)
 	{
@@ -273,6 +334,12 @@ event_loop(mb_worker_ctx *ctx)
 		phase = current_phase(ctx);
 		if (phase >= MB_PHASE_STOP)
 			break;
+		if (phase == MB_PHASE_MEASURE && !measuring)
+		{
+			measuring = true;
+			if (ctx->shared->collect_costs)
+				take_costs(ctx, &cost_start, true);
+		}
 
 		start_ns = mb_now_ns();
 		run_event(ctx);
@@ -288,6 +355,11 @@ event_loop(mb_worker_ctx *ctx)
 								pg_atomic_read_u64(&slot->queries) +
 								ctx->queries_per_event);
 		}
+	}
+	if (measuring && ctx->shared->collect_costs)
+	{
+		take_costs(ctx, &cost_end, false);
+		record_costs(ctx, &cost_start, &cost_end);
 	}
 }
 
@@ -440,6 +512,13 @@ mb_worker_main(Datum main_arg)
 		PopActiveSnapshot();
 		CommitTransactionCommand();
 
+		ctx.hw.group_fd = ctx.hw.cycles_fd = -1;
+		if (ctx.shared->collect_costs)
+			(void) mb_hw_open(&ctx.hw);
+		else
+			strlcpy(ctx.hw.note, "not collected (microbench.collect_costs is off)",
+					sizeof(ctx.hw.note));
+
 		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_READY);
 		wait_for_start(&ctx);
 		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_RUNNING);
@@ -454,6 +533,7 @@ mb_worker_main(Datum main_arg)
 	PG_END_TRY();
 
 	pgstat_report_activity(STATE_IDLE, NULL);
+	mb_hw_close(&ctx.hw);
 	pg_memory_barrier();
 	pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_DONE);
 	dsm_detach(seg);

@@ -80,18 +80,15 @@ AS $$
     WITH queued AS (
         DELETE FROM microbench.import_queue RETURNING doc
     ), inserted AS (
-        INSERT INTO microbench.runs (dbms, version, version_string, compiler, label, workload,
-            phase, tables, table_size, range_size, clients, rand_type, seed, seconds, warmup,
-            started_at, ended_at, elapsed_seconds, events, queries, errors, rows_scanned, qps,
-            tps, rows_per_second, lat_avg_ms, lat_p95_ms, lat_p99_ms, lat_max_ms, host,
-            cpu_model, cpu_cores, memory_bytes, kernel, driver)
-        SELECT r.dbms, r.version, r.version_string, r.compiler, r.label, r.workload,
-            r.phase, r.tables, r.table_size, r.range_size, r.clients, r.rand_type, r.seed,
-            r.seconds, r.warmup, r.started_at, r.ended_at, r.elapsed_seconds, r.events,
-            r.queries, r.errors, r.rows_scanned, r.qps, r.tps, r.rows_per_second,
-            r.lat_avg_ms, r.lat_p95_ms, r.lat_p99_ms, r.lat_max_ms, r.host, r.cpu_model,
-            r.cpu_cores, r.memory_bytes, r.kernel, coalesce(r.driver, 'microbench-mysql')
-        FROM queued, jsonb_populate_record(NULL::microbench.runs, queued.doc) AS r
+        -- every column the line has, so columns added later come along
+        INSERT INTO microbench.runs
+        SELECT r.*
+        FROM queued,
+             jsonb_populate_record(NULL::microbench.runs,
+                 queued.doc || jsonb_build_object(
+                     'run_id', nextval('microbench.runs_run_id_seq'),
+                     'driver', coalesce(queued.doc ->> 'driver', 'microbench-mysql'),
+                     'errors', coalesce((queued.doc ->> 'errors')::bigint, 0))) AS r
         RETURNING 1
     )
     SELECT count(*) FROM inserted

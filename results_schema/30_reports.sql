@@ -23,7 +23,42 @@ RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT CASE dbms WHEN 'postgres' THEN 1 WHEN 'mysql' THEN 2 WHEN 'mariadb' THEN 3 END $$;
 
--- The value of a named metric in a run; NULL for a name it does not know.
+-- The metrics a report can compare: throughput and latency, and what each
+-- query cost (15_costs.sql).  For a cost, a ratio above 1 means the other
+-- build pays more.
+CREATE OR REPLACE FUNCTION microbench.metrics()
+RETURNS TABLE (metric text, unit text, lower_is_better boolean, description text)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    VALUES
+        ('qps', 'queries/s', false, 'queries per second, BEGIN and COMMIT counted'),
+        ('tps', 'events/s', false, 'events (transactions) per second'),
+        ('rows_per_second', 'rows/s', false, 'rows read per second (scan)'),
+        ('lat_avg_ms', 'ms', true, 'mean event latency'),
+        ('lat_p95_ms', 'ms', true, '95th percentile event latency'),
+        ('lat_p99_ms', 'ms', true, '99th percentile event latency'),
+        ('lat_max_ms', 'ms', true, 'longest event'),
+        ('cpu_per_query', 'us', true, 'CPU (user + system) of the processes that ran the statements, per query'),
+        ('cs_per_query', 'switches', true, 'context switches (voluntary + involuntary) of those processes, per query'),
+        ('wal_bytes_per_query', 'bytes', true, 'WAL bytes written per query'),
+        ('buffer_hits_per_query', 'blocks', true, 'shared buffer hits per query'),
+        ('buffer_reads_per_query', 'blocks', true, 'shared buffers read in per query'),
+        ('instructions_per_query', 'instructions', true, 'instructions retired per query (hardware counter)'),
+        ('cycles_per_query', 'cycles', true, 'CPU cycles per query (hardware counter)'),
+        ('ipc', 'instructions/cycle', false, 'instructions per cycle'),
+        ('host_cpu_per_query', 'us', true, 'host-wide busy CPU (user + system) per query'),
+        ('host_cs_per_query', 'switches', true, 'host-wide context switches per query (vmstat cs / QPS)'),
+        ('rkb_per_query', 'KB', true, 'KB read from the data directory''s disk per query'),
+        ('wkb_per_query', 'KB', true, 'KB written to the data directory''s disk per query'),
+        ('client_cpu_per_query', 'us', true, 'CPU of the benchmark client process per query (microbench-mysql)')
+$$;
+
+COMMENT ON FUNCTION microbench.metrics() IS
+    'the metrics bench_report(metric => ...) compares, with unit and direction';
+
+-- The value of a named metric in a run; NULL for a name it does not know or
+-- a figure the run could not count.
 CREATE OR REPLACE FUNCTION microbench.metric_value(r microbench.runs, metric text)
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -36,7 +71,50 @@ AS $$
         WHEN 'lat_p99_ms' THEN r.lat_p99_ms
         WHEN 'lat_max_ms' THEN r.lat_max_ms
         WHEN 'rows_per_second' THEN r.rows_per_second
+        WHEN 'cpu_per_query' THEN (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
+        WHEN 'cs_per_query' THEN (r.voluntary_cs + r.involuntary_cs)::double precision / nullif(r.queries, 0)
+        WHEN 'wal_bytes_per_query' THEN r.wal_bytes::double precision / nullif(r.queries, 0)
+        WHEN 'buffer_hits_per_query' THEN r.shared_blks_hit::double precision / nullif(r.queries, 0)
+        WHEN 'buffer_reads_per_query' THEN r.shared_blks_read::double precision / nullif(r.queries, 0)
+        WHEN 'instructions_per_query' THEN r.instructions::double precision / nullif(r.queries, 0)
+        WHEN 'cycles_per_query' THEN r.cycles::double precision / nullif(r.queries, 0)
+        WHEN 'ipc' THEN r.instructions::double precision / nullif(r.cycles, 0)
+        WHEN 'host_cpu_per_query' THEN
+            (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
+        WHEN 'host_cs_per_query' THEN r.host_context_switches::double precision / nullif(r.queries, 0)
+        WHEN 'rkb_per_query' THEN r.disk_read_kb / nullif(r.queries, 0)
+        WHEN 'wkb_per_query' THEN r.disk_write_kb / nullif(r.queries, 0)
+        WHEN 'client_cpu_per_query' THEN
+            (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
     END
+$$;
+
+-- Refuse a metric name no report knows, listing the ones it does.
+CREATE OR REPLACE FUNCTION microbench.check_metric(metric text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM microbench.metrics() m WHERE m.metric = check_metric.metric) THEN
+        RAISE EXCEPTION 'unknown metric "%"', metric
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use one of: ' || (SELECT string_agg(m.metric, ', ') FROM microbench.metrics() m) || '.';
+    END IF;
+END
+$$;
+
+-- The line under a report of any metric but QPS: what the ratio means.
+CREATE OR REPLACE FUNCTION microbench.metric_caption(metric text, base text, other text, prefix text)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN metric = 'qps' THEN '' ELSE
+        E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
+                                     m.metric, m.description, m.unit, m.metric, other, m.metric, base,
+                                     CASE WHEN m.lower_is_better THEN other || ' costs more'
+                                          ELSE other || ' is higher' END)
+    END
+    FROM microbench.metrics() m WHERE m.metric = metric_caption.metric
 $$;
 
 -- Per label and microbenchmark: how many runs, their median, min, max and
@@ -244,6 +322,7 @@ AS $$
 DECLARE
     grid jsonb;
 BEGIN
+    PERFORM microbench.check_metric(metric);
     IF NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = base AND r.phase = bench_report.phase)
        OR NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = other AND r.phase = bench_report.phase) THEN
         RAISE NOTICE 'no runs of label "%" in phase %',
@@ -260,7 +339,10 @@ BEGIN
         RAISE NOTICE 'no runs of labels "%" and "%" in phase %', base, other, phase;
         RETURN '';
     END IF;
-    RETURN microbench.report_render(grid, format);
+    RETURN microbench.report_render(grid, format)
+           || CASE WHEN format = 'csv' THEN ''
+                   ELSE microbench.metric_caption(metric, base, other,
+                                                  CASE format WHEN 'text' THEN '-- ' ELSE '' END) END;
 END
 $$;
 
@@ -298,3 +380,42 @@ $$;
 
 COMMENT ON FUNCTION microbench.bench_relative(text, text[]) IS
     'QPS of each other label relative to the base label, one column per label, per dbms';
+
+-- The absolute table of a cost report: per DBMS and microbenchmark, one
+-- line per label with its QPS and what each query cost (medians over the
+-- label's runs), in the catalog's order, so that "0.95 of the QPS" can be
+-- read next to "1.06 of the instructions per query".
+CREATE OR REPLACE FUNCTION microbench.bench_costs(labels text[], phase text DEFAULT 'post')
+RETURNS TABLE (dbms text, workload text, label text, runs integer, qps double precision,
+               cpu_us_per_query double precision, cs_per_query double precision,
+               host_cpu_us_per_query double precision, host_cs_per_query double precision,
+               rkb_per_query double precision, wkb_per_query double precision,
+               wal_bytes_per_query double precision, instructions_per_query double precision,
+               cycles_per_query double precision, ipc double precision,
+               client_cpu_us_per_query double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.dbms, c.workload, c.label, count(*)::integer,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.qps),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cpu_us_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cs_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.host_cpu_us_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.host_cs_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.rkb_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wkb_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wal_bytes_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.instructions_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cycles_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.ipc),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.client_cpu_us_per_query)
+    FROM microbench.run_costs c
+    JOIN microbench.workloads w ON w.name = c.workload
+    JOIN unnest(labels) WITH ORDINALITY AS l(label, ord) ON l.label = c.label
+    WHERE c.phase = bench_costs.phase
+    GROUP BY c.dbms, c.workload, c.label, w.group_order, w.report_order, l.ord
+    ORDER BY microbench.dbms_order(c.dbms), w.group_order, w.report_order, l.ord
+$$;
+
+COMMENT ON FUNCTION microbench.bench_costs(text[], text) IS
+    'per dbms, workload and label: median QPS and cost per query (CPU, context switches, disk KB, WAL, instructions, cycles)';

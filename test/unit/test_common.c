@@ -1,8 +1,8 @@
 /*
  * test_common.c — unit tests for the DBMS-independent modules in common/:
  * random numbers and distributions (mb_rand), the latency histogram
- * (mb_hist) and c/pad value generation (mb_values).  Prints TAP; exits
- * non-zero if any check fails.
+ * (mb_hist), c/pad value generation (mb_values) and the cost snapshots
+ * (mb_cost).  Prints TAP; exits non-zero if any check fails.
  *
  * Statistical checks use fixed seeds, so they are repeatable; the tolerances
  * are several standard deviations wide so a correct implementation passes
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/mb_cost.h"
 #include "../../common/mb_hist.h"
 #include "../../common/mb_rand.h"
 #include "../../common/mb_values.h"
@@ -668,6 +669,86 @@ test_values(void)
 		  pos_min, pos_max);
 }
 
+/*
+ * Cost snapshots: CPU burnt between two snapshots shows up, host CPU time
+ * advances, a tmpfs path has no block device (and says why), and hardware
+ * counters that ran only part of the window are refused, not scaled.
+ */
+static void
+test_costs(void)
+{
+	mb_rusage	a;
+	mb_rusage	b;
+	mb_rusage	d;
+	mb_host_cpu ca;
+	mb_host_cpu cb;
+	mb_host_cpu cd;
+	mb_hw_snapshot start = {true, 1000, 2000, 100, 100};
+	mb_hw_snapshot full = {true, 5000, 6000, 300, 300};
+	mb_hw_snapshot part = {true, 5000, 6000, 300, 250};
+	mb_hw_snapshot broken = {false, 0, 0, 0, 0};
+	mb_hw_counters hw;
+	uint64_t	instructions = 0;
+	uint64_t	cycles = 0;
+	char		note[160];
+	char		device[64];
+	char		why[256];
+	volatile double x = 1;
+	long		i;
+
+	mb_rusage_take(&a, true);
+	mb_host_cpu_take(&ca);
+	for (i = 0; i < 30000000; i++)
+		x = x * 1.0000001 + 1e-9;
+	mb_rusage_take(&b, true);
+	mb_host_cpu_take(&cb);
+	mb_rusage_delta(&d, &b, &a);
+	mb_host_cpu_delta(&cd, &cb, &ca);
+	CHECK(d.user_us + d.system_us > 0, "costs: a busy loop shows in the thread's CPU (%lld us)",
+		  (long long) (d.user_us + d.system_us));
+	CHECK(d.voluntary_cs >= 0 && d.involuntary_cs >= 0, "costs: context switches never go backwards");
+	CHECK(cd.valid && cd.user_us + cd.system_us > 0 && cd.context_switches >= 0,
+		  "costs: /proc/stat gives host CPU time and context switches");
+
+	CHECK(mb_hw_delta(&full, &start, &instructions, &cycles, note, sizeof(note)) &&
+		  instructions == 4000 && cycles == 4000,
+		  "costs: hardware counters that ran the whole window give exact deltas");
+	CHECK(!mb_hw_delta(&part, &start, &instructions, &cycles, note, sizeof(note)) &&
+		  strstr(note, "multiplexed") != NULL,
+		  "costs: multiplexed hardware counters are refused, not scaled (%s)", note);
+	CHECK(!mb_hw_delta(&full, &broken, &instructions, &cycles, note, sizeof(note)),
+		  "costs: an unreadable snapshot gives no figure");
+	if (mb_hw_open(&hw))
+	{
+		mb_hw_snapshot s1;
+		mb_hw_snapshot s2;
+
+		mb_hw_read(&hw, &s1);
+		for (i = 0; i < 1000000; i++)
+			x = x * 1.0000001 + 1e-9;
+		mb_hw_read(&hw, &s2);
+		CHECK(mb_hw_delta(&s2, &s1, &instructions, &cycles, note, sizeof(note)) &&
+			  instructions > 1000000,
+			  "costs: the hardware counters count a loop (%llu instructions, %s)",
+			  (unsigned long long) instructions, hw.note);
+		mb_hw_close(&hw);
+	}
+	else
+		CHECK(hw.group_fd < 0 && strlen(hw.note) > 20,
+			  "costs: refused hardware counters say why: %s", hw.note);
+
+	CHECK(mb_disk_of_path("/", device, sizeof(device), why, sizeof(why)) ? device[0] != '\0'
+		  : strstr(why, "block device") != NULL,
+		  "costs: the root file system's device is found, or the reason given (%s)",
+		  device[0] ? device : why);
+	CHECK(!mb_disk_of_path("/proc", device, sizeof(device), why, sizeof(why)) &&
+		  strstr(why, "not a block device") != NULL,
+		  "costs: /proc is on no block device, and the reason says so");
+	CHECK(!mb_disk_of_path("/no/such/dir", device, sizeof(device), why, sizeof(why)) &&
+		  strstr(why, "cannot stat") != NULL,
+		  "costs: a missing path is reported as such");
+}
+
 int
 main(void)
 {
@@ -682,6 +763,7 @@ main(void)
 	test_type_names();
 	test_hist();
 	test_values();
+	test_costs();
 
 	printf("1..%d\n", test_count);
 	if (test_failed)

@@ -1,0 +1,124 @@
+-- 15_costs.sql — what each run cost, beside its QPS.
+--
+-- A relative QPS of 0.95 raises the question "why?".  These columns hold
+-- the figures that answer it, over the run's measured window only:
+--
+--   * the benchmark processes' own cost (extension: the background workers,
+--     summed; getrusage, WAL and buffer counters, perf hardware counters);
+--   * the host's CPU and disk, as vmstat and iostat report them
+--     (/proc/stat, /proc/diskstats for the device holding the data
+--     directory);
+--   * the MySQL/MariaDB client's own CPU, and the server's SHOW GLOBAL
+--     STATUS deltas (server_status).
+--
+-- A figure that could not be counted is NULL, and the *_note columns say
+-- why; nothing is estimated.  microbench.run_costs divides by queries.
+-- ADD COLUMN IF NOT EXISTS also upgrades a results database created before
+-- these columns existed.
+
+ALTER TABLE microbench.runs
+    ADD COLUMN IF NOT EXISTS cpu_user_seconds       double precision,
+    ADD COLUMN IF NOT EXISTS cpu_system_seconds     double precision,
+    ADD COLUMN IF NOT EXISTS voluntary_cs           bigint,
+    ADD COLUMN IF NOT EXISTS involuntary_cs         bigint,
+    ADD COLUMN IF NOT EXISTS wal_records            bigint,
+    ADD COLUMN IF NOT EXISTS wal_fpi                bigint,
+    ADD COLUMN IF NOT EXISTS wal_bytes              bigint,
+    ADD COLUMN IF NOT EXISTS shared_blks_hit        bigint,
+    ADD COLUMN IF NOT EXISTS shared_blks_read       bigint,
+    ADD COLUMN IF NOT EXISTS shared_blks_dirtied    bigint,
+    ADD COLUMN IF NOT EXISTS shared_blks_written    bigint,
+    ADD COLUMN IF NOT EXISTS instructions           bigint,
+    ADD COLUMN IF NOT EXISTS cycles                 bigint,
+    ADD COLUMN IF NOT EXISTS hw_counters_note       text,
+    ADD COLUMN IF NOT EXISTS host_cpu_user_seconds   double precision,
+    ADD COLUMN IF NOT EXISTS host_cpu_system_seconds double precision,
+    ADD COLUMN IF NOT EXISTS host_cpu_iowait_seconds double precision,
+    ADD COLUMN IF NOT EXISTS host_cpu_idle_seconds   double precision,
+    ADD COLUMN IF NOT EXISTS host_context_switches  bigint,
+    ADD COLUMN IF NOT EXISTS disk_device            text,
+    ADD COLUMN IF NOT EXISTS disk_reads             bigint,
+    ADD COLUMN IF NOT EXISTS disk_read_kb           double precision,
+    ADD COLUMN IF NOT EXISTS disk_writes            bigint,
+    ADD COLUMN IF NOT EXISTS disk_write_kb          double precision,
+    ADD COLUMN IF NOT EXISTS disk_note              text,
+    ADD COLUMN IF NOT EXISTS client_cpu_user_seconds   double precision,
+    ADD COLUMN IF NOT EXISTS client_cpu_system_seconds double precision,
+    ADD COLUMN IF NOT EXISTS server_status          jsonb;
+
+COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
+    'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
+COMMENT ON COLUMN microbench.runs.cpu_system_seconds IS 'system CPU of the same processes';
+COMMENT ON COLUMN microbench.runs.voluntary_cs IS 'voluntary context switches of the same processes';
+COMMENT ON COLUMN microbench.runs.involuntary_cs IS 'involuntary context switches of the same processes';
+COMMENT ON COLUMN microbench.runs.wal_records IS 'WAL records the workers wrote (pgWalUsage)';
+COMMENT ON COLUMN microbench.runs.wal_fpi IS 'full-page images among them';
+COMMENT ON COLUMN microbench.runs.wal_bytes IS 'WAL bytes the workers wrote';
+COMMENT ON COLUMN microbench.runs.shared_blks_hit IS 'shared buffer hits of the workers (pgBufferUsage)';
+COMMENT ON COLUMN microbench.runs.instructions IS
+    'instructions retired by the workers (perf_event_open); NULL when not counted, see hw_counters_note';
+COMMENT ON COLUMN microbench.runs.cycles IS 'CPU cycles of the workers; NULL when not counted';
+COMMENT ON COLUMN microbench.runs.hw_counters_note IS
+    'what the hardware counters cover (user and kernel mode, or user mode only), or why they are NULL';
+COMMENT ON COLUMN microbench.runs.host_cpu_user_seconds IS
+    'host-wide user+nice CPU seconds over all CPUs (/proc/stat), as vmstat''s us';
+COMMENT ON COLUMN microbench.runs.host_cpu_system_seconds IS 'host-wide system+irq+softirq CPU seconds (vmstat sy)';
+COMMENT ON COLUMN microbench.runs.host_cpu_iowait_seconds IS 'host-wide iowait CPU seconds (vmstat wa)';
+COMMENT ON COLUMN microbench.runs.host_cpu_idle_seconds IS 'host-wide idle CPU seconds (vmstat id)';
+COMMENT ON COLUMN microbench.runs.host_context_switches IS
+    'context switches of every process on the host (/proc/stat ctxt), as vmstat''s cs';
+COMMENT ON COLUMN microbench.runs.disk_device IS
+    'the block device(s) holding the data directory and pg_wal (or the MySQL datadir), as in /proc/diskstats';
+COMMENT ON COLUMN microbench.runs.disk_read_kb IS 'KB read from disk_device (/proc/diskstats), as iostat''s rkB';
+COMMENT ON COLUMN microbench.runs.disk_write_kb IS 'KB written to disk_device, as iostat''s wkB';
+COMMENT ON COLUMN microbench.runs.disk_note IS 'why the disk figures are NULL (no block device, remote server)';
+COMMENT ON COLUMN microbench.runs.client_cpu_user_seconds IS
+    'user CPU of the benchmark client process (microbench-mysql), measured window only';
+COMMENT ON COLUMN microbench.runs.server_status IS
+    'MySQL/MariaDB: SHOW GLOBAL STATUS counters that changed over the measured window, as deltas';
+
+-- Every cost per query (and per event where sysbench users expect it), with
+-- the throughput beside it: the absolute per-run table of a cost report.
+CREATE OR REPLACE VIEW microbench.run_costs AS
+SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.qps,
+       (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6 / nullif(r.queries, 0) AS cpu_us_per_query,
+       (r.voluntary_cs + r.involuntary_cs)::double precision / nullif(r.queries, 0) AS cs_per_query,
+       r.wal_bytes::double precision / nullif(r.queries, 0) AS wal_bytes_per_query,
+       r.wal_fpi::double precision / nullif(r.queries, 0) AS wal_fpi_per_query,
+       r.shared_blks_hit::double precision / nullif(r.queries, 0) AS buffer_hits_per_query,
+       r.shared_blks_read::double precision / nullif(r.queries, 0) AS buffer_reads_per_query,
+       r.shared_blks_dirtied::double precision / nullif(r.queries, 0) AS buffers_dirtied_per_query,
+       r.shared_blks_written::double precision / nullif(r.queries, 0) AS buffers_written_per_query,
+       r.instructions::double precision / nullif(r.queries, 0) AS instructions_per_query,
+       r.cycles::double precision / nullif(r.queries, 0) AS cycles_per_query,
+       r.instructions::double precision / nullif(r.cycles, 0) AS ipc,
+       (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
+           AS host_cpu_us_per_query,
+       r.host_context_switches::double precision / nullif(r.queries, 0) AS host_cs_per_query,
+       100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds)
+           / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds
+                    + r.host_cpu_iowait_seconds + r.host_cpu_idle_seconds, 0) AS host_cpu_busy_pct,
+       100 * r.host_cpu_iowait_seconds
+           / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds
+                    + r.host_cpu_iowait_seconds + r.host_cpu_idle_seconds, 0) AS host_cpu_iowait_pct,
+       r.disk_read_kb / nullif(r.queries, 0) AS rkb_per_query,
+       r.disk_write_kb / nullif(r.queries, 0) AS wkb_per_query,
+       r.disk_reads::double precision / nullif(r.queries, 0) AS disk_reads_per_query,
+       r.disk_writes::double precision / nullif(r.queries, 0) AS disk_writes_per_query,
+       (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
+           AS client_cpu_us_per_query,
+       (r.server_status ->> 'Innodb_rows_read')::double precision / nullif(r.queries, 0)
+           AS innodb_rows_read_per_query,
+       (r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision / nullif(r.queries, 0)
+           AS innodb_bp_requests_per_query,
+       (r.server_status ->> 'Innodb_buffer_pool_reads')::double precision / nullif(r.queries, 0)
+           AS innodb_bp_reads_per_query,
+       (r.server_status ->> 'Innodb_data_written')::double precision / 1024 / nullif(r.queries, 0)
+           AS innodb_data_written_kb_per_query,
+       (r.server_status ->> 'Innodb_os_log_written')::double precision / nullif(r.queries, 0)
+           AS innodb_log_bytes_per_query,
+       r.hw_counters_note, r.disk_device, r.disk_note
+FROM microbench.runs r;
+
+COMMENT ON VIEW microbench.run_costs IS
+    'per run: QPS and every cost per query (CPU, context switches, WAL, buffers, HW counters, host CPU and disk, client CPU, InnoDB counters)';
