@@ -270,14 +270,35 @@ mb_catalog_param_count(const mb_stmt *s, int range)
 	return n;
 }
 
-/* Append one placeholder; returns false when buf is full. */
+/*
+ * How a statement's parameters are written: as placeholders of a style, or
+ * as the values themselves (literal text, for unprepared execution).
+ */
+typedef struct mb_param_writer
+{
+	mb_placeholder_style style;
+	const mb_bind_value *values;	/* NULL: placeholders */
+	mb_quote_fn quote;
+	void	   *quote_arg;
+} mb_param_writer;
+
+/* Append parameter 'number' (1-based); returns false when buf is full. */
 static bool
-append_placeholder(char *buf, size_t buflen, size_t *len,
-				   mb_placeholder_style style, int number)
+append_param(char *buf, size_t buflen, size_t *len,
+			 const mb_param_writer *w, int number)
 {
 	int			n;
 
-	if (style == MB_PLACEHOLDER_QMARK)
+	if (w->values != NULL)
+	{
+		const mb_bind_value *v = &w->values[number - 1];
+
+		if (!v->is_text)
+			n = snprintf(buf + *len, buflen - *len, "%d", (int) v->int_value);
+		else
+			n = w->quote(v->text, v->text_len, buf + *len, buflen - *len, w->quote_arg);
+	}
+	else if (w->style == MB_PLACEHOLDER_QMARK)
 		n = snprintf(buf + *len, buflen - *len, "?");
 	else
 		n = snprintf(buf + *len, buflen - *len, "$%d", number);
@@ -287,9 +308,10 @@ append_placeholder(char *buf, size_t buflen, size_t *len,
 	return true;
 }
 
-int
-mb_catalog_render_sql(const mb_stmt *s, int table, int range,
-					  mb_placeholder_style style, char *buf, size_t buflen)
+/* The statement's text for one table and range, parameters as w writes them. */
+static int
+render(const mb_stmt *s, int table, int range, const mb_param_writer *w,
+	   char *buf, size_t buflen)
 {
 	size_t		len = 0;
 	int			next_param = 1;
@@ -322,14 +344,14 @@ mb_catalog_render_sql(const mb_stmt *s, int table, int range,
 					buf[len++] = ',';
 					buf[len++] = ' ';
 				}
-				if (!append_placeholder(buf, buflen, &len, style, next_param++))
+				if (!append_param(buf, buflen, &len, w, next_param++))
 					return -1;
 			}
 			t += 2;
 		}
 		else if (*t == '?')
 		{
-			if (!append_placeholder(buf, buflen, &len, style, next_param++))
+			if (!append_param(buf, buflen, &len, w, next_param++))
 				return -1;
 		}
 		else
@@ -341,6 +363,25 @@ mb_catalog_render_sql(const mb_stmt *s, int table, int range,
 	}
 	buf[len] = '\0';
 	return (int) len;
+}
+
+int
+mb_catalog_render_sql(const mb_stmt *s, int table, int range,
+					  mb_placeholder_style style, char *buf, size_t buflen)
+{
+	mb_param_writer w = {style, NULL, NULL, NULL};
+
+	return render(s, table, range, &w, buf, buflen);
+}
+
+int
+mb_catalog_render_literal(const mb_stmt *s, int table, int range,
+						  const mb_bind_value *values, mb_quote_fn quote,
+						  void *quote_arg, char *buf, size_t buflen)
+{
+	mb_param_writer w = {MB_PLACEHOLDER_QMARK, values, quote, quote_arg};
+
+	return render(s, table, range, &w, buf, buflen);
 }
 
 void

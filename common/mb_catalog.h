@@ -154,6 +154,13 @@ extern int	mb_catalog_render_sql(const mb_stmt *s, int table, int range,
 								  mb_placeholder_style style,
 								  char *buf, size_t buflen);
 
+/*
+ * Writes text as a quoted literal of the DBMS into out (at most outlen bytes
+ * including the NUL) and returns its length, or -1 when it does not fit.
+ */
+typedef int (*mb_quote_fn) (const char *text, int len, char *out, size_t outlen,
+							void *arg);
+
 /* Everything needed to draw the values bound to a workload's statements. */
 typedef struct mb_bind_ctx
 {
@@ -194,6 +201,15 @@ extern void mb_catalog_begin_event(mb_bind_ctx *ctx);
  */
 extern int	mb_catalog_bind(const mb_stmt *s, mb_bind_ctx *ctx,
 							mb_text_buffers *bufs, mb_bind_value *out);
+
+/*
+ * Render statement s with the values drawn for it (mb_catalog_bind) written
+ * in place of the parameters, for unprepared execution (ps_mode disable):
+ * integers in decimal, text through quote.  Same return as render_sql.
+ */
+extern int	mb_catalog_render_literal(const mb_stmt *s, int table, int range,
+									  const mb_bind_value *values, mb_quote_fn quote,
+									  void *quote_arg, char *buf, size_t buflen);
 
 /* The table an event uses: 1..tables, per the catalog's rule. */
 extern int	mb_catalog_pick_table(const mb_workload *w, mb_bind_ctx *ctx,

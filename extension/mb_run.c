@@ -114,7 +114,17 @@ typedef struct mb_request
 	char	   *phase;
 	double		report_interval;
 	Oid			namespace_id;
+	int			n_ignored;
+	int			ignore_codes[MB_MAX_IGNORED];
+	char	   *ignored_text;	/* the codes as recorded, e.g. "40P01,23505" */
+	bool		ps_disable;
+	double		rate;
+	int64		event_limit;
+	int			reconnect;
 } mb_request;
+
+/* What the run ignores unless told otherwise: what concurrency causes. */
+static const char *const default_ignored[] = {"40P01", "40001", "55P03", "23505"};
 
 static void
 check_duration(const char *name, double value, bool allow_zero)
@@ -239,6 +249,103 @@ find_table_size(Oid namespace_id)
 	return (uint32) size;
 }
 
+/* Add one SQLSTATE to the ignored ones, refusing what must never be ignored. */
+static void
+add_ignored(mb_request *req, const char *code, StringInfo text)
+{
+	int			i;
+
+	if (strlen(code) != 5 || strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" in ignore_errors is not a SQLSTATE", code),
+				 errhint("Give five-character codes such as 40P01 (deadlock) or 23505 (unique violation).")));
+	/* operator intervention (cancel, terminate, shutdown) always stops a run */
+	if (strncmp(code, "57", 2) == 0 || strncmp(code, "XX", 2) == 0 ||
+		strncmp(code, "58", 2) == 0 || strncmp(code, "53", 2) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("SQLSTATE %s cannot be ignored", code),
+				 errdetail("Classes 53 (resources), 57 (operator intervention), 58 (system) and XX (internal) always stop a run.")));
+	for (i = 0; i < req->n_ignored; i++)
+		if (req->ignore_codes[i] == MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]))
+			return;
+	if (req->n_ignored >= MB_MAX_IGNORED)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("ignore_errors holds more than %d codes", MB_MAX_IGNORED)));
+	req->ignore_codes[req->n_ignored++] =
+		MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]);
+	appendStringInfo(text, "%s%s", text->len ? "," : "", code);
+}
+
+/*
+ * The options that shape a run like sysbench's: ignore_errors, ps_mode,
+ * rate, events, reconnect.
+ */
+static void
+parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
+{
+	StringInfoData ignored;
+	char	   *ps_mode;
+
+	initStringInfo(&ignored);
+	if (PG_NARGS() <= 11 || PG_ARGISNULL(11))
+	{
+		int			i;
+
+		for (i = 0; i < lengthof(default_ignored); i++)
+			add_ignored(req, default_ignored[i], &ignored);
+	}
+	else
+	{
+		ArrayType  *codes = PG_GETARG_ARRAYTYPE_P(11);
+		Datum	   *elems;
+		bool	   *nulls;
+		int			n;
+		int			i;
+
+		deconstruct_array(codes, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		for (i = 0; i < n; i++)
+		{
+			if (nulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("ignore_errors must not contain NULL")));
+			add_ignored(req, text_to_cstring(DatumGetTextPP(elems[i])), &ignored);
+		}
+	}
+	req->ignored_text = ignored.data;
+
+	ps_mode = PG_NARGS() <= 12 || PG_ARGISNULL(12) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(12));
+	if (strcmp(ps_mode, "auto") != 0 && strcmp(ps_mode, "disable") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown ps_mode \"%s\"", ps_mode),
+				 errhint("ps_mode is \"auto\" (prepared statements) or \"disable\" (SQL text, parsed and planned every time).")));
+	req->ps_disable = strcmp(ps_mode, "disable") == 0;
+
+	req->rate = PG_NARGS() <= 13 || PG_ARGISNULL(13) ? 0 : PG_GETARG_FLOAT8(13);
+	if (isnan(req->rate) || isinf(req->rate) || req->rate < 0 || req->rate > 1e8)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rate must be between 0 (no limit) and 100000000 events per second, not %g",
+						req->rate)));
+
+	req->event_limit = PG_NARGS() <= 14 || PG_ARGISNULL(14) ? 0 : PG_GETARG_INT64(14);
+	if (PG_NARGS() > 14 && !PG_ARGISNULL(14) && req->event_limit < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("events must be positive, not %lld", (long long) req->event_limit),
+				 errhint("Leave events NULL to run for seconds only.")));
+
+	req->reconnect = PG_NARGS() <= 15 || PG_ARGISNULL(15) ? 0 : PG_GETARG_INT32(15);
+	if (req->reconnect < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("reconnect must be zero (never) or positive, not %d", req->reconnect)));
+}
+
 static void
 parse_request(FunctionCallInfo fcinfo, mb_request *req)
 {
@@ -267,7 +374,9 @@ parse_request(FunctionCallInfo fcinfo, mb_request *req)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("seconds, clients and warmup must not be NULL")));
 	req->seconds = PG_GETARG_FLOAT8(1);
-	check_duration("seconds", req->seconds, false);
+	/* with an event limit, seconds => 0 means no time limit */
+	check_duration("seconds", req->seconds,
+				   !PG_ARGISNULL(14) && PG_NARGS() > 14);
 	req->clients = PG_GETARG_INT32(2);
 	if (req->clients < 1 || req->clients > max_worker_processes)
 		ereport(ERROR,
@@ -323,6 +432,7 @@ parse_request(FunctionCallInfo fcinfo, mb_request *req)
 				 errhint("phase is \"pre\" (right after the load) or \"post\" (after the write benchmarks).")));
 	req->report_interval = PG_ARGISNULL(10) ? 0 : PG_GETARG_FLOAT8(10);
 	check_duration("report_interval", req->report_interval, true);
+	parse_run_options(fcinfo, req);
 }
 
 /* Detach callback: whatever ends the run early, the workers go too. */
@@ -346,49 +456,65 @@ abort_workers(dsm_segment *seg, Datum arg)
 	active_run = NULL;
 }
 
+/*
+ * Start (or, for a client that reconnects, restart) the background worker
+ * of client i.  Its handle lives in TopMemoryContext: the detach callback
+ * needs it, even during error recovery.
+ */
+static void
+start_worker(mb_run *run, int i)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	MemoryContext oldcxt;
+	bool		registered;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
+		BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_worker_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "microbench client %d", i + 1);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(run->seg));
+	memcpy(worker.bgw_extra, &i, sizeof(int));
+	worker.bgw_notify_pid = MyProcPid;
+
+	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+	registered = RegisterDynamicBackgroundWorker(&worker, &handle);
+	MemoryContextSwitchTo(oldcxt);
+	if (!registered)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start benchmark client %d of %d", i + 1, run->shared->clients),
+				 errdetail("All background worker slots are in use (max_worker_processes = %d).",
+						   max_worker_processes),
+				 errhint("Raise max_worker_processes (restart needed) or use fewer clients.")));
+	if (run->handles[i] != NULL)
+		pfree(run->handles[i]);
+	run->handles[i] = handle;
+}
+
 static void
 start_workers(mb_run *run, const mb_request *req)
 {
-	MemoryContext oldcxt = MemoryContextSwitchTo(TopMemoryContext);
 	int			i;
 
-	/* handles too must outlive an error, for the detach callback */
-	run->handles = palloc0(sizeof(BackgroundWorkerHandle *) * req->clients);
+	run->handles = MemoryContextAllocZero(TopMemoryContext,
+										  sizeof(BackgroundWorkerHandle *) * req->clients);
 	for (i = 0; i < req->clients; i++)
 	{
-		BackgroundWorker worker;
-
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
-			BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_ConsistentState;
-		worker.bgw_restart_time = BGW_NEVER_RESTART;
-		snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_worker_main");
-		snprintf(worker.bgw_name, BGW_MAXLEN, "microbench client %d", i + 1);
-		snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
-		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(run->seg));
-		memcpy(worker.bgw_extra, &i, sizeof(int));
-		worker.bgw_notify_pid = MyProcPid;
-
-		if (!RegisterDynamicBackgroundWorker(&worker, &run->handles[i]))
-		{
-			MemoryContextSwitchTo(oldcxt);
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("could not start benchmark client %d of %d", i + 1, req->clients),
-					 errdetail("All background worker slots are in use (max_worker_processes = %d).",
-							   max_worker_processes),
-					 errhint("Raise max_worker_processes (restart needed) or use fewer clients.")));
-		}
+		start_worker(run, i);
 		run->started = i + 1;
 	}
-	MemoryContextSwitchTo(oldcxt);
 }
 
 /*
  * Re-raise a failed worker's error, or complain about a worker that
- * vanished.  Called whenever the coordinator waits.
+ * vanished; start the next session of a client that left to reconnect.
+ * Called whenever the coordinator waits.
  */
 static void
 check_workers(mb_run *run)
@@ -411,6 +537,18 @@ check_workers(mb_run *run)
 			state = pg_atomic_read_u32(&slot->state);
 			if (state == MB_WORKER_FAILED)
 				continue;		/* reported on the next call */
+			if (state == MB_WORKER_RECONNECTING)
+			{
+				/* the old session is gone: the next one, unless the run is over */
+				if (pg_atomic_read_u32(&run->shared->phase) >= MB_PHASE_STOP)
+					pg_atomic_write_u32(&slot->state, MB_WORKER_DONE);
+				else
+				{
+					pg_atomic_write_u32(&slot->state, MB_WORKER_STARTING);
+					start_worker(run, i);
+				}
+				continue;
+			}
 			if (state != MB_WORKER_DONE &&
 				pg_atomic_read_u32(&slot->terminated))
 				ereport(ERROR,
@@ -536,6 +674,8 @@ typedef struct mb_totals
 	uint64		errors;
 	int64		rows_scanned;	/* scan only */
 	mb_hist		latency;
+	uint64		errors_by_code[MB_MAX_IGNORED];
+	uint64		sessions;		/* sessions the clients opened */
 	mb_worker_costs costs;		/* summed over the clients */
 	bool		costs_counted;
 	mb_host_cpu host_cpu;		/* host-wide, over the window */
@@ -641,6 +781,21 @@ collect_totals(mb_run *run, mb_totals *t)
 	t->queries = sum_counter(run, offsetof(mb_worker_slot, queries));
 	t->errors = sum_counter(run, offsetof(mb_worker_slot, errors));
 	merge_histograms(run, &t->latency);
+	{
+		int			i;
+		int			c;
+
+		t->sessions = 0;
+		for (c = 0; c < MB_MAX_IGNORED; c++)
+			t->errors_by_code[c] = 0;
+		for (i = 0; i < run->started; i++)
+		{
+			t->sessions += run->shared->slots[i].sessions;
+			for (c = 0; c < run->shared->n_ignored; c++)
+				t->errors_by_code[c] +=
+					pg_atomic_read_u64(&run->shared->slots[i].errors_by_code[c]);
+		}
+	}
 }
 
 /* A progress line in sysbench's --report-interval style. */
@@ -668,13 +823,18 @@ report_progress(mb_run *run, double elapsed, double interval,
 	pfree(delta);
 }
 
-/* Sleep through a phase of 'seconds', reporting progress if asked. */
+/*
+ * Sleep through a phase of 'seconds' (0: until the event limit is reached),
+ * reporting progress if asked.  The measured window (window_start given)
+ * also ends when every one of the run's events has begun.
+ */
 static void
 run_phase(mb_run *run, double seconds, double report_interval,
 		  TimestampTz *window_start)
 {
 	int64		start_us = mb_now_us();
-	int64		end_us = start_us + (int64) (seconds * 1e6);
+	int64		end_us = seconds > 0 ? start_us + (int64) (seconds * 1e6) : PG_INT64_MAX;
+	int64		limit = window_start ? run->shared->event_limit : 0;
 	int64		next_report_us = report_interval > 0 ?
 		start_us + (int64) (report_interval * 1e6) : PG_INT64_MAX;
 	mb_totals  *previous = NULL;
@@ -690,6 +850,9 @@ run_phase(mb_run *run, double seconds, double report_interval,
 		int64		until = Min(end_us, next_report_us);
 
 		if (now >= end_us)
+			break;
+		if (limit > 0 &&
+			pg_atomic_read_u64(&run->shared->events_claimed) >= (uint64) limit)
 			break;
 		if (now >= next_report_us)
 		{
@@ -777,6 +940,28 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	INT8_COL("memory_bytes", host.memory_bytes, host.memory_bytes == 0);
 	TEXT_COL("kernel", host.kernel);
 
+	/* how the run was driven */
+	TEXT_COL("ps_mode", req->ps_disable ? "disable" : "auto");
+	FLOAT8_COL("rate", req->rate, req->rate == 0);
+	INT8_COL("event_limit", req->event_limit, req->event_limit == 0);
+	COL("reconnect", INT4OID, Int32GetDatum(req->reconnect), req->reconnect == 0);
+	INT8_COL("sessions", (int64) t->sessions, false);
+	TEXT_COL("ignored_errors", req->ignored_text[0] ? req->ignored_text : NULL);
+	{
+		StringInfoData by_code;
+		int			c;
+
+		initStringInfo(&by_code);
+		appendStringInfoChar(&by_code, '{');
+		for (c = 0; c < req->n_ignored; c++)
+			if (t->errors_by_code[c] > 0)
+				appendStringInfo(&by_code, "%s\"%s\": %llu", by_code.len > 1 ? ", " : "",
+								 unpack_sql_state(req->ignore_codes[c]),
+								 (unsigned long long) t->errors_by_code[c]);
+		appendStringInfoChar(&by_code, '}');
+		COL("errors_by_code", TEXTOID, CStringGetTextDatum(by_code.data), false);
+	}
+
 	/* what the clients' measured events cost */
 	FLOAT8_COL("cpu_user_seconds", t->costs.rusage.user_us / 1e6, !costs);
 	FLOAT8_COL("cpu_system_seconds", t->costs.rusage.system_us / 1e6, !costs);
@@ -819,7 +1004,8 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 						   " pg_catalog.substring(pg_catalog.version(), 'compiled by ([^,]+)'),"
 						   " 'extension'");
 	for (i = 0; i < n; i++)
-		appendStringInfo(&sql, ", $%d", i + 1);
+		appendStringInfo(&sql, ", $%d%s", i + 1,
+						 strcmp(columns[i], "errors_by_code") == 0 ? "::pg_catalog.jsonb" : "");
 	appendStringInfoString(&sql, ") RETURNING *");
 
 	ret = SPI_execute_with_args(sql.data, n, types, values, nulls, false, 1);
@@ -876,6 +1062,7 @@ bench_run(PG_FUNCTION_ARGS)
 	int64	   *scan_rows = NULL;
 	int			i;
 	int			guc_nest_level;
+	int			j;
 	mb_data_disks disks;
 	mb_host_cpu cpu_start;
 	mb_host_cpu cpu_end;
@@ -914,6 +1101,14 @@ bench_run(PG_FUNCTION_ARGS)
 	run->shared->seeded = req.seeded;
 	run->shared->seed = (uint64) req.seed;
 	run->shared->collect_costs = mb_collect_costs;
+	run->shared->ps_disable = req.ps_disable;
+	run->shared->rate = req.rate;
+	run->shared->event_limit = req.event_limit;
+	run->shared->reconnect = req.reconnect;
+	run->shared->n_ignored = req.n_ignored;
+	memcpy(run->shared->ignore_codes, req.ignore_codes, sizeof(req.ignore_codes));
+	run->shared->coordinator_latch = MyLatch;
+	pg_atomic_init_u64(&run->shared->events_claimed, 0);
 	strlcpy(run->shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
 	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
 	for (i = 0; i < req.clients; i++)
@@ -924,6 +1119,8 @@ bench_run(PG_FUNCTION_ARGS)
 		pg_atomic_init_u64(&slot->events, 0);
 		pg_atomic_init_u64(&slot->queries, 0);
 		pg_atomic_init_u64(&slot->errors, 0);
+		for (j = 0; j < MB_MAX_IGNORED; j++)
+			pg_atomic_init_u64(&slot->errors_by_code[j], 0);
 	}
 	active_run = run;
 	on_dsm_detach(run->seg, abort_workers, (Datum) 0);

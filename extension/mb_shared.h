@@ -20,6 +20,8 @@
 #include "mb_catalog.h"
 #include "mb_cost.h"
 #include "mb_hist.h"
+#include "mb_pacer.h"
+#include "storage/latch.h"
 
 /* The run's phase, written by the coordinator only. */
 typedef enum mb_phase
@@ -60,12 +62,17 @@ typedef enum mb_worker_state
 	MB_WORKER_READY,			/* statements prepared, waiting for warm-up */
 	MB_WORKER_RUNNING,
 	MB_WORKER_DONE,				/* left the event loop normally */
-	MB_WORKER_FAILED			/* error text in the slot */
+	MB_WORKER_FAILED,			/* error text in the slot */
+	MB_WORKER_RECONNECTING		/* exited to be replaced by a fresh session */
 } mb_worker_state;
+
+/* At most this many SQLSTATEs in ignore_errors. */
+#define MB_MAX_IGNORED 16
 
 /*
  * What one client's measured events cost, from its first measured event to
- * the stop: written once by the worker as it leaves its event loop.
+ * the stop: added to by each session of the client as it leaves its event
+ * loop (a client that reconnects has several).
  */
 typedef struct mb_worker_costs
 {
@@ -91,13 +98,25 @@ typedef struct mb_worker_slot
 	/* measured window only */
 	pg_atomic_uint64 events;
 	pg_atomic_uint64 queries;
-	pg_atomic_uint64 errors;
+	pg_atomic_uint64 errors;	/* events ended by an ignored error */
+	pg_atomic_uint64 errors_by_code[MB_MAX_IGNORED];	/* as ignore_codes */
 	/* set by the worker's SIGTERM handler: someone terminated it */
 	pg_atomic_uint32 terminated;
 	int64		last_event_end_us;	/* end of its last measured event */
-	mb_hist		latency;
+	mb_hist		latency;			/* successful measured events only */
 	mb_worker_costs costs;
 	mb_error_report error;		/* for the coordinator to re-raise */
+
+	/*
+	 * Carried from one session of the client to the next when it reconnects:
+	 * the random streams go on where they were, and the first event of the
+	 * new session is timed from the moment the old one began to leave.
+	 */
+	uint64		sessions;		/* sessions opened so far */
+	mb_rng		rng;
+	mb_pacer	pacer;
+	bool		pacer_started;
+	uint64		reconnect_started_ns;	/* 0 when not reconnecting */
 } mb_worker_slot;
 
 typedef struct mb_run_shared
@@ -115,8 +134,16 @@ typedef struct mb_run_shared
 	uint64		seed;
 	bool		collect_costs;	/* microbench.collect_costs */
 	char		schema[NAMEDATALEN];	/* where the sbtest tables are */
+	bool		ps_disable;		/* ps_mode disable: SQL text with literals */
+	double		rate;			/* events per second, all clients; 0: no limit */
+	int64		event_limit;	/* measured events to run; 0: no limit */
+	int			reconnect;		/* new session every N events; 0: never */
+	int			n_ignored;
+	int			ignore_codes[MB_MAX_IGNORED];	/* SQLSTATEs, as sqlerrcode */
+	Latch	   *coordinator_latch;	/* set when the event limit is reached */
 
 	pg_atomic_uint32 phase;		/* mb_phase */
+	pg_atomic_uint64 events_claimed;	/* measured events begun (event_limit) */
 	mb_worker_slot slots[FLEXIBLE_ARRAY_MEMBER];
 } mb_run_shared;
 

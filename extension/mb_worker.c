@@ -13,9 +13,19 @@
  * What those events cost (CPU, context switches, WAL, buffers, hardware
  * counters) is a snapshot before the first measured event subtracted from
  * one after the last: nothing is added per event, so counting costs nothing.
- * Any error leaves the worker: its text goes to the slot so the coordinator
- * can re-raise it with the worker's SQLSTATE, and the coordinator stops the
- * other workers.  A SIGTERM from anyone but the coordinator (e.g.
+ * An error whose SQLSTATE the run ignores (ignore_errors: deadlocks, lock
+ * timeouts, serialization failures, duplicate keys by default) rolls the
+ * event's transaction back, is counted by code, and the client goes on.
+ * Any other error leaves the worker: its text goes to the slot so the
+ * coordinator can re-raise it with the worker's SQLSTATE, and the
+ * coordinator stops the other workers.
+ *
+ * Options of the run: ps_mode disable sends each statement as SQL text with
+ * its values as literals (parsed and planned every time); rate paces the
+ * events on a Poisson schedule (mb_pacer.h), latency counted from the
+ * scheduled start; event_limit ends the measured window after exactly N
+ * events; reconnect makes a client leave after every N events, to be
+ * replaced by a new background worker, i.e. a new backend session.  A SIGTERM from anyone but the coordinator (e.g.
  * pg_terminate_backend) is marked in the slot first, so that the caller is
  * told the client was terminated rather than that it vanished.
  */
@@ -63,15 +73,24 @@ typedef struct mb_worker_ctx
 	const mb_workload *workload;
 	int			queries_per_event;
 	mb_plan   **plans;			/* [table - 1][stmt id], NULL if unused */
-	mb_rng		rng;
-	mb_bind_ctx bind;
+	mb_bind_ctx bind;			/* draws from the slot's rng */
 	mb_text_buffers texts;
 	mb_bind_value *bind_values; /* room for the largest statement */
 	Datum	   *datums;
 	text	   *c_text;			/* reused varlena for c values */
 	text	   *pad_text;		/* reused varlena for pad values */
+	char	   *sql;			/* ps_mode disable: the statement with literals */
+	size_t		sql_len;
 	mb_hw_counters hw;			/* this process's instructions and cycles */
+	uint64		session_events; /* events in this session (reconnect) */
 } mb_worker_ctx;
+
+/* Why the event loop ended. */
+typedef enum mb_loop_end
+{
+	MB_LOOP_STOP,				/* the run is over */
+	MB_LOOP_RECONNECT			/* time for a new session */
+} mb_loop_end;
 
 /* The counters that, subtracted, give what a window of events cost. */
 typedef struct mb_cost_snapshot
@@ -164,6 +183,10 @@ prepare_statements(mb_worker_ctx *ctx)
 					argtypes[i++] = (kind == 'c' || kind == 'p') ? TEXTOID : INT4OID;
 			}
 
+			ctx->plans[t][s].nargs = nargs;
+			max_args = Max(max_args, nargs);
+			if (ctx->shared->ps_disable)
+				continue;		/* every execution parses and plans its text */
 			plan = SPI_prepare(sql, nargs, argtypes);
 			if (plan == NULL)
 				elog(ERROR, "could not prepare \"%s\": %s", sql,
@@ -171,11 +194,13 @@ prepare_statements(mb_worker_ctx *ctx)
 			if (SPI_keepplan(plan) != 0)
 				elog(ERROR, "could not keep the plan of \"%s\"", sql);
 			ctx->plans[t][s].plan = plan;
-			ctx->plans[t][s].nargs = nargs;
-			max_args = Max(max_args, nargs);
 		}
 	}
 
+	/* integers of up to 11 characters, at most one c and one pad, quoted */
+	ctx->sql_len = MB_MAX_SQL_BASE + (size_t) max_args * 16 +
+		2 * (MB_C_LEN + MB_PAD_LEN) + 16;
+	ctx->sql = MemoryContextAlloc(TopMemoryContext, ctx->sql_len);
 	ctx->bind_values = MemoryContextAlloc(TopMemoryContext,
 										  sizeof(mb_bind_value) * max_args);
 	ctx->datums = MemoryContextAlloc(TopMemoryContext, sizeof(Datum) * max_args);
@@ -183,6 +208,44 @@ prepare_statements(mb_worker_ctx *ctx)
 	SET_VARSIZE(ctx->c_text, VARHDRSZ + MB_C_LEN);
 	ctx->pad_text = MemoryContextAlloc(TopMemoryContext, VARHDRSZ + MB_PAD_LEN);
 	SET_VARSIZE(ctx->pad_text, VARHDRSZ + MB_PAD_LEN);
+}
+
+/*
+ * A Postgres string literal: E'...' with backslashes doubled when there is a
+ * backslash (so the text means the same whatever standard_conforming_strings
+ * is), quotes doubled.  Returns the length, or -1 if out is too small.
+ */
+static int
+quote_pg_literal(const char *text, int len, char *out, size_t outlen, void *arg)
+{
+	bool		backslash = memchr(text, '\\', len) != NULL;
+	size_t		n = 0;
+	int			i;
+
+	if (outlen < (size_t) len * 2 + 4)
+		return -1;
+	if (backslash)
+		out[n++] = 'E';
+	out[n++] = '\'';
+	for (i = 0; i < len; i++)
+	{
+		if (text[i] == '\'' || text[i] == '\\')
+			out[n++] = text[i];
+		out[n++] = text[i];
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+	return (int) n;
+}
+
+/* ps_mode disable: the statement as text with its values, parsed and planned now. */
+static int
+execute_literal(mb_worker_ctx *ctx, int table, const mb_stmt *stmt)
+{
+	if (mb_catalog_render_literal(stmt, table, ctx->shared->range, ctx->bind_values,
+								  quote_pg_literal, NULL, ctx->sql, ctx->sql_len) < 0)
+		elog(ERROR, "statement \"%s\" does not fit its buffer", stmt->key);
+	return SPI_execute(ctx->sql, false, 0);
 }
 
 /* Run one statement with freshly drawn values. */
@@ -194,6 +257,17 @@ execute_statement(mb_worker_ctx *ctx, int table, mb_stmt_id id)
 	int			n = mb_catalog_bind(stmt, &ctx->bind, &ctx->texts, ctx->bind_values);
 	int			i;
 	int			ret;
+
+	if (ctx->shared->ps_disable)
+	{
+		ret = execute_literal(ctx, table, stmt);
+		if (ret < 0)
+			elog(ERROR, "statement \"%s\" failed: %s", stmt->key,
+				 SPI_result_code_string(ret));
+		if (SPI_tuptable != NULL)
+			SPI_freetuptable(SPI_tuptable);
+		return;
+	}
 
 	for (i = 0; i < n; i++)
 	{
@@ -288,86 +362,247 @@ take_costs(mb_worker_ctx *ctx, mb_cost_snapshot *snap, bool at_start)
 		mb_hw_read(&ctx->hw, &snap->hw);
 }
 
-/* The window's cost, into the slot for the coordinator to add up. */
+/* This session's share of the window's cost, added to the client's slot. */
 static void
 record_costs(mb_worker_ctx *ctx, const mb_cost_snapshot *start,
 			 const mb_cost_snapshot *end)
 {
 	mb_worker_costs *c = &ctx->slot->costs;
+	mb_rusage	ru;
+	uint64		instructions = 0;
+	uint64		cycles = 0;
+	bool		counted = false;
+	char		note[sizeof(c->hw_note)];
 
-	mb_rusage_delta(&c->rusage, &end->rusage, &start->rusage);
-	c->wal_records = end->wal.wal_records - start->wal.wal_records;
-	c->wal_fpi = end->wal.wal_fpi - start->wal.wal_fpi;
-	c->wal_bytes = (int64) (end->wal.wal_bytes - start->wal.wal_bytes);
-	c->shared_hit = end->buffers.shared_blks_hit - start->buffers.shared_blks_hit;
-	c->shared_read = end->buffers.shared_blks_read - start->buffers.shared_blks_read;
-	c->shared_dirtied = end->buffers.shared_blks_dirtied - start->buffers.shared_blks_dirtied;
-	c->shared_written = end->buffers.shared_blks_written - start->buffers.shared_blks_written;
+	mb_rusage_delta(&ru, &end->rusage, &start->rusage);
+	c->rusage.user_us += ru.user_us;
+	c->rusage.system_us += ru.system_us;
+	c->rusage.voluntary_cs += ru.voluntary_cs;
+	c->rusage.involuntary_cs += ru.involuntary_cs;
+	c->wal_records += end->wal.wal_records - start->wal.wal_records;
+	c->wal_fpi += end->wal.wal_fpi - start->wal.wal_fpi;
+	c->wal_bytes += (int64) (end->wal.wal_bytes - start->wal.wal_bytes);
+	c->shared_hit += end->buffers.shared_blks_hit - start->buffers.shared_blks_hit;
+	c->shared_read += end->buffers.shared_blks_read - start->buffers.shared_blks_read;
+	c->shared_dirtied += end->buffers.shared_blks_dirtied - start->buffers.shared_blks_dirtied;
+	c->shared_written += end->buffers.shared_blks_written - start->buffers.shared_blks_written;
+
+	strlcpy(note, ctx->hw.note, sizeof(note));
 	if (ctx->hw.group_fd >= 0)
+		counted = mb_hw_delta(&end->hw, &start->hw, &instructions, &cycles,
+							  note, sizeof(note));
+	c->instructions += instructions;
+	c->cycles += cycles;
+	/* a session that could not count makes the client's total unknown */
+	if (!c->measured || !counted)
 	{
-		c->hw_counted = mb_hw_delta(&end->hw, &start->hw, &c->instructions,
-									&c->cycles, c->hw_note, sizeof(c->hw_note));
-		if (c->hw_counted)
-			strlcpy(c->hw_note, ctx->hw.note, sizeof(c->hw_note));
+		c->hw_counted = counted && !c->measured ? true : (c->hw_counted && counted);
+		strlcpy(c->hw_note, note, sizeof(c->hw_note));
 	}
-	else
-		strlcpy(c->hw_note, ctx->hw.note, sizeof(c->hw_note));
 	pg_memory_barrier();
 	c->measured = true;
 }
 
+/* Is the error one the run ignores?  Its index in ignore_codes, or -1. */
+static int
+ignored_error_index(mb_worker_ctx *ctx, int sqlerrcode)
+{
+	int			i;
+
+	for (i = 0; i < ctx->shared->n_ignored; i++)
+		if (ctx->shared->ignore_codes[i] == sqlerrcode)
+			return i;
+	return -1;
+}
+
+/*
+ * One event, surviving the errors the run ignores: the transaction is
+ * rolled back, resources released as at any abort, and the client goes on.
+ * Returns -1 for a successful event, else the ignored code's index.  Any
+ * other error propagates and ends the run.
+ */
+static int
+run_event_guarded(mb_worker_ctx *ctx)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile int failed = -1;
+
+	if (ctx->shared->n_ignored == 0)
+	{
+		run_event(ctx);
+		return -1;
+	}
+	PG_TRY();
+	{
+		run_event(ctx);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		failed = ignored_error_index(ctx, edata->sqlerrcode);
+		FreeErrorData(edata);
+		if (failed < 0)
+			PG_RE_THROW();
+
+		HOLD_INTERRUPTS();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		MemoryContextSwitchTo(cxt);
+		RESUME_INTERRUPTS();
+	}
+	PG_END_TRY();
+	return failed;
+}
+
+/*
+ * Sleep until the scheduled start of a paced event, or until the run
+ * stops.  Returns the phase when it is time to start.
+ */
+static mb_phase
+wait_until(mb_worker_ctx *ctx, uint64 when_ns)
+{
+	for (;;)
+	{
+		uint64		now = mb_now_ns();
+		mb_phase	phase;
+
+		CHECK_FOR_INTERRUPTS();
+		phase = current_phase(ctx);
+		if (now >= when_ns || phase >= MB_PHASE_STOP)
+			return phase;
+		if (when_ns - now < 2 * 1000 * 1000)
+			pg_usleep((long) ((when_ns - now) / 1000));
+		else
+		{
+			long		ms = (long) Min((when_ns - now) / 1000000 - 1, 100);
+			int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+									   ms, PG_WAIT_EXTENSION);
+
+			if (rc & WL_LATCH_SET)
+				ResetLatch(MyLatch);
+		}
+	}
+}
+
+/* The event limit is reached: tell the coordinator, wait for the stop. */
 static void
-event_loop(mb_worker_ctx *ctx)
+wait_for_stop(mb_worker_ctx *ctx)
+{
+	SetLatch(ctx->shared->coordinator_latch);
+	while (current_phase(ctx) < MB_PHASE_STOP)
+	{
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(1000L);
+	}
+}
+
+static void
+count_event(mb_worker_ctx *ctx, int failed, uint64 start_ns, uint64 end_ns)
 {
 	mb_worker_slot *slot = ctx->slot;
-	mb_cost_snapshot cost_start;
+
+	slot->last_event_end_us = (int64) (end_ns / 1000);
+	if (failed >= 0)
+	{
+		/* a failed event's latency is not mixed with the others' */
+		pg_atomic_write_u64(&slot->errors, pg_atomic_read_u64(&slot->errors) + 1);
+		pg_atomic_write_u64(&slot->errors_by_code[failed],
+							pg_atomic_read_u64(&slot->errors_by_code[failed]) + 1);
+		return;
+	}
+	mb_hist_add(&slot->latency, end_ns > start_ns ? end_ns - start_ns : 0);
+	pg_atomic_write_u64(&slot->events, pg_atomic_read_u64(&slot->events) + 1);
+	pg_atomic_write_u64(&slot->queries,
+						pg_atomic_read_u64(&slot->queries) + ctx->queries_per_event);
+}
+
+static mb_loop_end
+event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
+{
+	mb_worker_slot *slot = ctx->slot;
+	mb_run_shared *shared = ctx->shared;
 	mb_cost_snapshot cost_end;
-	bool		measuring = false;
+	mb_loop_end end = MB_LOOP_STOP;
+
+	if (shared->rate > 0 && !slot->pacer_started)
+	{
+		/* a stream of its own, so the keys drawn do not depend on the rate */
+		mb_pacer_init(&slot->pacer, shared->rate / shared->clients,
+					  shared->seeded ? shared->seed : mb_now_ns(),
+					  (uint64) ctx->client_index + UINT64CONST(0x70000000),
+					  mb_now_ns());
+		slot->pacer_started = true;
+	}
 
 	for (;;)
 	{
 		mb_phase	phase;
 		uint64		start_ns;
 		uint64		end_ns;
+		int			failed;
 
 		CHECK_FOR_INTERRUPTS();
 		phase = current_phase(ctx);
 		if (phase >= MB_PHASE_STOP)
 			break;
+
+		if (shared->rate > 0)
+		{
+			start_ns = mb_pacer_next(&slot->pacer);
+			phase = wait_until(ctx, start_ns);
+			if (phase >= MB_PHASE_STOP)
+				break;
+		}
+		else if (slot->reconnect_started_ns != 0)
+			start_ns = slot->reconnect_started_ns;	/* the new session's cost */
+		else
+			start_ns = mb_now_ns();
+		slot->reconnect_started_ns = 0;
+
 		if (phase == MB_PHASE_MEASURE && !measuring)
 		{
 			measuring = true;
-			if (ctx->shared->collect_costs)
-				take_costs(ctx, &cost_start, true);
+			if (shared->collect_costs)
+				take_costs(ctx, cost_start, true);
+		}
+		if (phase == MB_PHASE_MEASURE && shared->event_limit > 0 &&
+			pg_atomic_fetch_add_u64(&shared->events_claimed, 1) >= (uint64) shared->event_limit)
+		{
+			wait_for_stop(ctx);
+			break;
 		}
 
-		start_ns = mb_now_ns();
-		run_event(ctx);
+		failed = run_event_guarded(ctx);
 		end_ns = mb_now_ns();
-
 		if (phase == MB_PHASE_MEASURE)
+			count_event(ctx, failed, start_ns, end_ns);
+
+		/* no new session when no event is left for it */
+		if (shared->reconnect > 0 &&
+			++ctx->session_events >= (uint64) shared->reconnect &&
+			!(shared->event_limit > 0 &&
+			  pg_atomic_read_u64(&shared->events_claimed) >= (uint64) shared->event_limit))
 		{
-			mb_hist_add(&slot->latency, end_ns - start_ns);
-			slot->last_event_end_us = (int64) (end_ns / 1000);
-			pg_atomic_write_u64(&slot->events,
-								pg_atomic_read_u64(&slot->events) + 1);
-			pg_atomic_write_u64(&slot->queries,
-								pg_atomic_read_u64(&slot->queries) +
-								ctx->queries_per_event);
+			end = MB_LOOP_RECONNECT;
+			break;
 		}
 	}
-	if (measuring && ctx->shared->collect_costs)
+	if (measuring && shared->collect_costs)
 	{
 		take_costs(ctx, &cost_end, false);
-		record_costs(ctx, &cost_start, &cost_end);
+		record_costs(ctx, cost_start, &cost_end);
 	}
+	return end;
 }
 
 void
 mb_error_capture(mb_error_report *report)
 {
 	ErrorData  *edata;
-	MemoryContext oldcxt = MemoryContextSwitchTo(ErrorContext);
+	MemoryContext oldcxt = MemoryContextSwitchTo(TopMemoryContext);
 
 	edata = CopyErrorData();
 	MemoryContextSwitchTo(oldcxt);
@@ -460,6 +695,10 @@ mb_worker_main(Datum main_arg)
 	mb_worker_ctx ctx;
 	char		activity[128];
 	const char *search_path;
+	bool		reconnected;
+	bool		measuring = false;
+	mb_cost_snapshot cost_start;
+	mb_loop_end end;
 
 	pqsignal(SIGTERM, mb_worker_sigterm);
 	BackgroundWorkerUnblockSignals();
@@ -480,14 +719,34 @@ mb_worker_main(Datum main_arg)
 	on_dsm_detach(seg, forget_slot, (Datum) 0);
 	ctx.workload = &mb_catalog_workloads[ctx.shared->workload_index];
 	ctx.queries_per_event = mb_catalog_queries_per_event(ctx.workload);
+	reconnected = ctx.slot->sessions > 0;
 
-	/* Each client its own stream; unseeded runs differ from run to run. */
-	mb_rng_seed(&ctx.rng,
-				ctx.shared->seeded ? ctx.shared->seed
-				: (uint64) mb_now_ns() ^ ((uint64) MyProcPid << 32),
-				(uint64) ctx.client_index);
-	mb_bind_ctx_init(&ctx.bind, &ctx.rng, ctx.shared->table_size,
+	/*
+	 * Each client its own stream, kept in its slot so that a new session
+	 * goes on where the old one stopped; unseeded runs differ from run to
+	 * run.
+	 */
+	if (!reconnected)
+		mb_rng_seed(&ctx.slot->rng,
+					ctx.shared->seeded ? ctx.shared->seed
+					: (uint64) mb_now_ns() ^ ((uint64) MyProcPid << 32),
+					(uint64) ctx.client_index);
+	mb_bind_ctx_init(&ctx.bind, &ctx.slot->rng, ctx.shared->table_size,
 					 ctx.shared->range, ctx.shared->rand_type);
+
+	ctx.hw.group_fd = ctx.hw.cycles_fd = -1;
+	if (ctx.shared->collect_costs)
+		(void) mb_hw_open(&ctx.hw);
+	else
+		strlcpy(ctx.hw.note, "not collected (microbench.collect_costs is off)",
+				sizeof(ctx.hw.note));
+	/* a new session inside the window: what connecting costs is counted */
+	if (reconnected && pg_atomic_read_u32(&ctx.shared->phase) == MB_PHASE_MEASURE)
+	{
+		measuring = true;
+		if (ctx.shared->collect_costs)
+			take_costs(&ctx, &cost_start, true);
+	}
 
 	PG_TRY();
 	{
@@ -511,18 +770,15 @@ mb_worker_main(Datum main_arg)
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
+		ctx.slot->sessions++;
 
-		ctx.hw.group_fd = ctx.hw.cycles_fd = -1;
-		if (ctx.shared->collect_costs)
-			(void) mb_hw_open(&ctx.hw);
-		else
-			strlcpy(ctx.hw.note, "not collected (microbench.collect_costs is off)",
-					sizeof(ctx.hw.note));
-
-		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_READY);
-		wait_for_start(&ctx);
+		if (!reconnected)
+		{
+			pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_READY);
+			wait_for_start(&ctx);
+		}
 		pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_RUNNING);
-		event_loop(&ctx);
+		end = event_loop(&ctx, measuring, &cost_start);
 	}
 	PG_CATCH();
 	{
@@ -534,8 +790,12 @@ mb_worker_main(Datum main_arg)
 
 	pgstat_report_activity(STATE_IDLE, NULL);
 	mb_hw_close(&ctx.hw);
+	if (end == MB_LOOP_RECONNECT)
+		ctx.slot->reconnect_started_ns = mb_now_ns();
 	pg_memory_barrier();
-	pg_atomic_write_u32(&ctx.slot->state, MB_WORKER_DONE);
+	/* the coordinator starts the next session once this process is gone */
+	pg_atomic_write_u32(&ctx.slot->state, end == MB_LOOP_RECONNECT ?
+						MB_WORKER_RECONNECTING : MB_WORKER_DONE);
 	dsm_detach(seg);
 	proc_exit(0);
 }

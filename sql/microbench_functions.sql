@@ -102,13 +102,16 @@ CREATE FUNCTION bench_run(workload text,
                           range_size integer DEFAULT NULL, tables integer DEFAULT NULL,
                           rand_type text DEFAULT 'uniform', seed bigint DEFAULT NULL,
                           label text DEFAULT NULL, phase text DEFAULT 'post',
-                          report_interval float8 DEFAULT 0)
+                          report_interval float8 DEFAULT 0,
+                          ignore_errors text[] DEFAULT NULL, ps_mode text DEFAULT 'auto',
+                          rate float8 DEFAULT 0, events bigint DEFAULT NULL,
+                          reconnect integer DEFAULT 0)
 RETURNS microbench.runs
 AS 'MODULE_PATHNAME', 'bench_run'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT;
 
 COMMENT ON FUNCTION bench_run(text, float8, integer, float8, integer, integer, text, bigint,
-                              text, text, float8) IS
+                              text, text, float8, text[], text, float8, bigint, integer) IS
     'run one microbenchmark with background-worker clients, record it in microbench.runs and return the row';
 
 CREATE FUNCTION bench_workloads()
@@ -322,7 +325,8 @@ COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, 
 -- could touch itself.  Roles are cluster-wide: the role survives DROP
 -- EXTENSION and is shared by every database that installs microbench.
 REVOKE EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
-    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8),
+    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8,
+              text[], text, float8, bigint, integer),
     microbench_load_table(regclass, bigint, bigint),
     microbench_vacuum_analyze(integer),
     microbench.suite_steps(text[], float8, float8, float8, float8),
@@ -346,7 +350,8 @@ END
 $roles$;
 
 GRANT EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
-    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8),
+    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8,
+              text[], text, float8, bigint, integer),
     microbench_load_table(regclass, bigint, bigint),
     microbench_vacuum_analyze(integer),
     microbench.suite_steps(text[], float8, float8, float8, float8),

@@ -22,6 +22,8 @@ CREATE EXTENSION microbench;
 SET client_min_messages = warning;
 SELECT count(*) FROM bench_prepare(2, 10000, seed => 42);
 CREATE SCHEMA dist;
+CREATE SCHEMA tiny;
+CREATE SCHEMA trap;
 SET search_path = dist;
 SELECT count(*) FROM public.bench_prepare(1, 10000, seed => 43);
 ALTER SYSTEM SET autovacuum = off;
@@ -38,6 +40,18 @@ SET ROLE mb_granted;
 SET search_path = granted;
 SELECT count(*) FROM public.bench_prepare(1, 2000, seed => 44);
 RESET ROLE;
+-- for 15_run_options.sql: a 100-row table on which concurrent writers
+-- collide, and one whose every UPDATE fails (SQLSTATE 22012)
+SELECT count(*) FROM public.bench_prepare(1, 100, target_schema => 'tiny');
+SELECT count(*) FROM public.bench_prepare(1, 100, target_schema => 'trap');
+CREATE FUNCTION trap.refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'this table refuses updates' USING ERRCODE = 'division_by_zero';
+END $$;
+CREATE TRIGGER refuse_update BEFORE UPDATE ON trap.sbtest1
+    FOR EACH ROW EXECUTE FUNCTION trap.refuse_update();
+ALTER SYSTEM SET pg_stat_statements.track_planning = on;
+SELECT pg_reload_conf();
 SQL
 
 # The suite commits after every run, which a pgTAP file (one transaction)

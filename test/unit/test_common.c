@@ -1,8 +1,9 @@
 /*
  * test_common.c — unit tests for the DBMS-independent modules in common/:
  * random numbers and distributions (mb_rand), the latency histogram
- * (mb_hist), c/pad value generation (mb_values) and the cost snapshots
- * (mb_cost).  Prints TAP; exits non-zero if any check fails.
+ * (mb_hist), c/pad value generation (mb_values), the cost snapshots
+ * (mb_cost), the statement texts of the catalog (mb_catalog) and the
+ * Poisson schedule of rate-limited runs (mb_pacer).  Prints TAP; exits non-zero if any check fails.
  *
  * Statistical checks use fixed seeds, so they are repeatable; the tolerances
  * are several standard deviations wide so a correct implementation passes
@@ -15,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/mb_catalog.h"
 #include "../../common/mb_cost.h"
 #include "../../common/mb_hist.h"
+#include "../../common/mb_pacer.h"
 #include "../../common/mb_rand.h"
 #include "../../common/mb_values.h"
 
@@ -749,6 +752,132 @@ test_costs(void)
 		  "costs: a missing path is reported as such");
 }
 
+/* A test quoting: SQL-standard single quotes, quotes doubled. */
+static int
+quote_sql(const char *text, int len, char *out, size_t outlen, void *arg)
+{
+	size_t		n = 0;
+	int			i;
+
+	(void) arg;
+	if (outlen < 3)
+		return -1;
+	out[n++] = '\'';
+	for (i = 0; i < len; i++)
+	{
+		if (n + 3 >= outlen)
+			return -1;
+		if (text[i] == '\'')
+			out[n++] = '\'';
+		out[n++] = text[i];
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+	return (int) n;
+}
+
+/*
+ * Unprepared statement texts: the values the prepared form binds, in the
+ * same places, integers in decimal and text through the DBMS's quoting.
+ */
+static void
+test_literal_render(void)
+{
+	const mb_stmt *point = NULL;
+	const mb_stmt *inlist = NULL;
+	const mb_stmt *insert = NULL;
+	mb_bind_value v[4];
+	char		buf[512];
+	int			i;
+	int			n;
+
+	for (i = 0; i < MB_NUM_STMTS; i++)
+	{
+		if (strcmp(mb_catalog_stmts[i].sql, "SELECT c FROM sbtest{T} WHERE id = ?") == 0)
+			point = &mb_catalog_stmts[i];
+		if (strstr(mb_catalog_stmts[i].sql, "IN ({L})") != NULL &&
+			mb_catalog_stmts[i].list_len == MB_LIST_RANGE)
+			inlist = &mb_catalog_stmts[i];
+		if (mb_catalog_stmts[i].id == MB_ST_INSERT_EVENT_ID)
+			insert = &mb_catalog_stmts[i];
+	}
+	CHECK(point != NULL && inlist != NULL && insert != NULL,
+		  "render: the catalog has point, IN-list and insert statements");
+	if (point == NULL || inlist == NULL || insert == NULL)
+		return;
+
+	memset(v, 0, sizeof(v));
+	v[0].int_value = 4711;
+	n = mb_catalog_render_literal(point, 3, 0, v, quote_sql, NULL, buf, sizeof(buf));
+	CHECK(n > 0 && strcmp(buf, "SELECT c FROM sbtest3 WHERE id = 4711") == 0,
+		  "render: a point query with its key inlined (%s)", buf);
+
+	v[0].int_value = 1; v[1].int_value = 2; v[2].int_value = 3;
+	n = mb_catalog_render_literal(inlist, 1, 3, v, quote_sql, NULL, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "IN (1, 2, 3)") != NULL, "render: an IN list of R=3 values (%s)", buf);
+
+	v[0].int_value = 7;
+	v[1].int_value = 8;
+	v[2].is_text = true; v[2].text = "it's"; v[2].text_len = 4;
+	v[3].is_text = true; v[3].text = "12-34"; v[3].text_len = 5;
+	n = mb_catalog_render_literal(insert, 2, 0, v, quote_sql, NULL, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "VALUES (7, 8, 'it''s', '12-34')") != NULL,
+		  "render: text values go through the quoting function (%s)", buf);
+	CHECK(mb_catalog_render_literal(insert, 2, 0, v, quote_sql, NULL, buf, 20) == -1,
+		  "render: a buffer too small is refused, not overrun");
+}
+
+/*
+ * The rate schedule: gaps of a Poisson process (mean 1/rate, standard
+ * deviation equal to the mean, about 1/e of them longer than the mean), and
+ * a count of arrivals in a window that holds the rate.
+ */
+static void
+test_pacer(void)
+{
+	mb_pacer	p;
+	const int	n = 200000;
+	double		sum = 0;
+	double		sumsq = 0;
+	int			longer = 0;
+	uint64_t	prev;
+	uint64_t	start = 1000000000ull;
+	int			i;
+	int			in_window = 0;
+
+	mb_pacer_init(&p, 2000.0, 42, 7, start);
+	prev = start;
+	for (i = 0; i < n; i++)
+	{
+		uint64_t	t = mb_pacer_next(&p);
+		double		gap = (double) (t - prev);
+
+		if (t < prev)
+			break;
+		sum += gap;
+		sumsq += gap * gap;
+		if (gap > 500000.0)
+			longer++;
+		if (t < start + 3000000000ull)
+			in_window++;
+		prev = t;
+	}
+	{
+		double		mean = sum / n;
+		double		sd = sqrt(sumsq / n - mean * mean);
+
+		CHECK(i == n, "pacer: scheduled starts never go back in time");
+		CHECK(fabs(mean - 500000.0) < 0.01 * 500000.0,
+			  "pacer: mean gap is 1/rate within 1%% (%.0f ns for 2000/s)", mean);
+		CHECK(fabs(sd / mean - 1.0) < 0.02,
+			  "pacer: gaps are exponential, sd/mean = %.3f", sd / mean);
+		CHECK(fabs(longer / (double) n - exp(-1.0)) < 0.01,
+			  "pacer: %.3f of the gaps exceed the mean (1/e = 0.368)", longer / (double) n);
+		CHECK(abs(in_window - 6000) < 6000 * 0.05,
+			  "pacer: %d arrivals in 3 s at 2000/s (within 5%%)", in_window);
+	}
+}
+
 int
 main(void)
 {
@@ -764,6 +893,8 @@ main(void)
 	test_hist();
 	test_values();
 	test_costs();
+	test_literal_render();
+	test_pacer();
 
 	printf("1..%d\n", test_count);
 	if (test_failed)
