@@ -982,6 +982,7 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	FLOAT8_COL("host_cpu_system_seconds", t->host_cpu.system_us / 1e6, !cpu);
 	FLOAT8_COL("host_cpu_iowait_seconds", t->host_cpu.iowait_us / 1e6, !cpu);
 	FLOAT8_COL("host_cpu_idle_seconds", t->host_cpu.idle_us / 1e6, !cpu);
+	FLOAT8_COL("host_cpu_steal_seconds", t->host_cpu.steal_us / 1e6, !cpu);
 	INT8_COL("host_context_switches", t->host_cpu.context_switches, !cpu);
 	TEXT_COL("disk_device", disk ? t->disk.device : NULL);
 	INT8_COL("disk_reads", t->disk.reads, !disk);

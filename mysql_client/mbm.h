@@ -8,7 +8,8 @@
  * prepare, bind, execute), mbm_prepare.c (prepare/cleanup), mbm_run.c
  * (clients, phases, progress, summary), mbm_suite.c (the standard suite),
  * mbm_results.c (results database or JSON-lines file), mbm_stop.c (SIGINT,
- * SIGTERM and stopping busy threads).
+ * SIGTERM and stopping busy threads), mbm_cost.c (what a run cost: server
+ * status deltas, host CPU and disk).
  */
 #ifndef MBM_H
 #define MBM_H
@@ -21,6 +22,7 @@
 #include <mysql.h>
 
 #include "mb_catalog.h"
+#include "mb_cost.h"
 #include "mb_hist.h"
 #include "mb_host.h"
 #include "mb_rand.h"
@@ -165,6 +167,9 @@ extern int	mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing,
 
 /* ---- mbm_run.c ---- */
 
+/* How many status counters the summary shows per query (mbm_cost.c). */
+#define MBM_COST_STATUS_SHOWN 6
+
 /* The outcome of a run, what the result row is made of. */
 typedef struct mbm_result
 {
@@ -180,6 +185,18 @@ typedef struct mbm_result
 	uint64_t	errors;
 	int64_t		rows_scanned;	/* -1 unless scan */
 	mb_hist		latency;
+	/* what the measured window cost; none of it unless costs_measured */
+	bool		costs_measured;
+	mb_rusage	client_cpu;		/* the client threads, summed */
+	bool		server_local;	/* host_cpu and disk mean something */
+	mb_host_cpu host_cpu;
+	mb_disk		disk;			/* valid: the datadir's device was counted */
+	char		disk_note[256]; /* why not */
+	char	   *server_status;	/* JSON object of SHOW GLOBAL STATUS deltas, or NULL */
+	/* for the summary: which counter (NULL: none), how it is labelled, its delta in units */
+	const char *status_name[MBM_COST_STATUS_SHOWN];
+	const char *status_label[MBM_COST_STATUS_SHOWN];
+	double		status_delta[MBM_COST_STATUS_SHOWN];
 } mbm_result;
 
 /*
@@ -189,6 +206,44 @@ typedef struct mbm_result
  * code 1).
  */
 extern int	mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only);
+
+/* ---- mbm_cost.c ---- */
+
+typedef struct mbm_status mbm_status;
+
+/* What the main thread needs to take the server's and the host's costs. */
+typedef struct mbm_cost_probe
+{
+	MYSQL	   *monitor;		/* its own connection, for SHOW GLOBAL STATUS */
+	bool		local;			/* the server runs on this host */
+	bool		disk_known;		/* disk_device holds the server's datadir */
+	char		disk_device[64];
+	char		disk_note[256]; /* why there are no disk figures */
+	char		status_note[512];	/* why a status snapshot failed */
+} mbm_cost_probe;
+
+/* One end of the measured window. */
+typedef struct mbm_cost_snapshot
+{
+	mbm_status *status;			/* NULL: SHOW GLOBAL STATUS failed */
+	mb_host_cpu host_cpu;
+	mb_disk		disk;
+} mbm_cost_snapshot;
+
+/*
+ * Connect the monitor and find out whether the server is local and which
+ * block device holds its datadir; 0, or -1 with err set (no connection).
+ */
+extern int	mbm_cost_open(const mbm_options *o, mbm_cost_probe *p, char *err, size_t errlen);
+extern void mbm_cost_close(mbm_cost_probe *p);
+/* at_start: right before the measured phase; else right after its last event. */
+extern void mbm_cost_take(mbm_cost_probe *p, mbm_cost_snapshot *s, bool at_start);
+extern void mbm_cost_snapshot_free(mbm_cost_snapshot *s);
+/* The window's server and host costs into r (client_cpu is the caller's). */
+extern void mbm_cost_finish(const mbm_cost_probe *p, const mbm_cost_snapshot *start,
+							const mbm_cost_snapshot *end, mbm_result *r);
+/* The summary's "Cost per query" block. */
+extern void mbm_cost_print(const mbm_result *r);
 
 /* ---- mbm_suite.c ---- */
 extern int	mbm_suite(const mbm_options *o);

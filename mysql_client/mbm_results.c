@@ -6,7 +6,9 @@
  *
  * One list of (column, value) pairs serves both paths, so the row written
  * to the database and the JSON line cannot drift apart.  Values are sent as
- * bound parameters, never pasted into the INSERT.
+ * bound parameters, never pasted into the INSERT.  The list names every
+ * cost column, those the client cannot know as NULL, so a row says "not
+ * counted" the same way whichever path it took.
  *
  * The results database is reached with a conninfo given on the command
  * line, which ps and shell history show: one that carries a password is
@@ -14,6 +16,7 @@
  */
 #include "mbm.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,7 @@
 
 #include <libpq-fe.h>
 
-#define MAX_COLUMNS 40
+#define MAX_COLUMNS 72
 
 /*
  * libpq's default is to wait for as long as TCP does (minutes when a host
@@ -30,11 +33,19 @@
  */
 #define RESULTS_CONNECT_TIMEOUT "10"
 
+/* How a value goes into the JSON line; the database takes them all as text. */
+typedef enum column_kind
+{
+	COL_TEXT,					/* a JSON string */
+	COL_NUMBER,					/* a JSON number, unquoted */
+	COL_JSON					/* already JSON (server_status), as is */
+} column_kind;
+
 typedef struct column_value
 {
 	const char *column;
 	char	   *text;			/* NULL for SQL NULL */
-	bool		is_number;		/* unquoted in JSON */
+	column_kind kind;
 } column_value;
 
 typedef struct row
@@ -44,12 +55,24 @@ typedef struct row
 } row;
 
 static void
-add(row *r, const char *column, const char *text, bool is_number)
+add_kind(row *r, const char *column, const char *text, column_kind kind)
 {
+	if (r->n >= MAX_COLUMNS)
+	{
+		/* a programming error, caught by any test run */
+		fprintf(stderr, "microbench-mysql: more than %d result columns\n", MAX_COLUMNS);
+		abort();
+	}
 	r->cols[r->n].column = column;
 	r->cols[r->n].text = text ? strdup(text) : NULL;
-	r->cols[r->n].is_number = is_number;
+	r->cols[r->n].kind = kind;
 	r->n++;
+}
+
+static void
+add(row *r, const char *column, const char *text, bool is_number)
+{
+	add_kind(r, column, text, is_number ? COL_NUMBER : COL_TEXT);
 }
 
 static void
@@ -58,7 +81,8 @@ add_number(row *r, const char *column, double v, bool is_null)
 	char		buf[64];
 
 	snprintf(buf, sizeof(buf), "%.17g", v);
-	add(r, column, is_null ? NULL : buf, true);
+	/* JSON has no NaN or infinity; neither means anything in a result */
+	add(r, column, is_null || !isfinite(v) ? NULL : buf, true);
 }
 
 static void
@@ -68,6 +92,48 @@ add_int(row *r, const char *column, long long v, bool is_null)
 
 	snprintf(buf, sizeof(buf), "%lld", v);
 	add(r, column, is_null ? NULL : buf, true);
+}
+
+/*
+ * What the measured window cost.  The client sees its own threads, the
+ * server's status counters and, when the server is local, the host; the
+ * server processes' own CPU, WAL, buffers and hardware counters (the
+ * extension's columns) it cannot know: NULL.
+ */
+static void
+add_costs(row *rw, const mbm_result *r)
+{
+	bool		costs = r->costs_measured;
+	bool		cpu = costs && r->server_local && r->host_cpu.valid;
+	bool		disk = costs && r->disk.valid;
+	static const char *const unknown_floats[] = {"cpu_user_seconds", "cpu_system_seconds"};
+	static const char *const unknown_ints[] = {
+		"voluntary_cs", "involuntary_cs", "wal_records", "wal_fpi", "wal_bytes",
+		"shared_blks_hit", "shared_blks_read", "shared_blks_dirtied", "shared_blks_written",
+		"instructions", "cycles"
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(unknown_floats) / sizeof(unknown_floats[0]); i++)
+		add_number(rw, unknown_floats[i], 0, true);
+	for (i = 0; i < sizeof(unknown_ints) / sizeof(unknown_ints[0]); i++)
+		add_int(rw, unknown_ints[i], 0, true);
+	add(rw, "hw_counters_note", NULL, false);
+	add_number(rw, "host_cpu_user_seconds", r->host_cpu.user_us / 1e6, !cpu);
+	add_number(rw, "host_cpu_system_seconds", r->host_cpu.system_us / 1e6, !cpu);
+	add_number(rw, "host_cpu_iowait_seconds", r->host_cpu.iowait_us / 1e6, !cpu);
+	add_number(rw, "host_cpu_idle_seconds", r->host_cpu.idle_us / 1e6, !cpu);
+	add_number(rw, "host_cpu_steal_seconds", r->host_cpu.steal_us / 1e6, !cpu);
+	add_int(rw, "host_context_switches", (long long) r->host_cpu.context_switches, !cpu);
+	add(rw, "disk_device", disk ? r->disk.device : NULL, false);
+	add_int(rw, "disk_reads", (long long) r->disk.reads, !disk);
+	add_number(rw, "disk_read_kb", r->disk.read_sectors / 2.0, !disk);
+	add_int(rw, "disk_writes", (long long) r->disk.writes, !disk);
+	add_number(rw, "disk_write_kb", r->disk.write_sectors / 2.0, !disk);
+	add(rw, "disk_note", costs && !disk && r->disk_note[0] ? r->disk_note : NULL, false);
+	add_number(rw, "client_cpu_user_seconds", r->client_cpu.user_us / 1e6, !costs);
+	add_number(rw, "client_cpu_system_seconds", r->client_cpu.system_us / 1e6, !costs);
+	add_kind(rw, "server_status", costs ? r->server_status : NULL, COL_JSON);
 }
 
 static void
@@ -127,6 +193,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add_int(rw, "memory_bytes", (long long) r->host.memory_bytes, r->host.memory_bytes == 0);
 	add(rw, "kernel", r->host.kernel, false);
 	add(rw, "driver", "microbench-mysql", false);
+	add_costs(rw, r);
 }
 
 static void
@@ -148,7 +215,7 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 		getenv("PGCONNECT_TIMEOUT") ? NULL : RESULTS_CONNECT_TIMEOUT, conninfo, NULL
 	};
 	PGconn	   *pg = PQconnectdbParams(conn_keywords, conn_values, 1);
-	char		sql[2048];
+	char		sql[8192];
 	size_t		len;
 	const char *values[MAX_COLUMNS];
 	PGresult   *res;
@@ -171,11 +238,28 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 		len += (size_t) snprintf(sql + len, sizeof(sql) - len, "%s$%d", i ? ", " : "", i + 1);
 		values[i] = rw->cols[i].text;
 	}
-	snprintf(sql + len, sizeof(sql) - len, ") RETURNING run_id");
+	if (snprintf(sql + len, sizeof(sql) - len, ") RETURNING run_id") >= (int) (sizeof(sql) - len))
+	{
+		/* a programming error (too many columns for the buffer), caught by any test run */
+		snprintf(err, errlen, "cannot record the run: the INSERT does not fit %zu bytes", sizeof(sql));
+		PQfinish(pg);
+		return -1;
+	}
 
 	res = PQexecParams(pg, sql, rw->n, NULL, values, NULL, NULL, 0);
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 		run_id = atoll(PQgetvalue(res, 0, 0));
+	else if (strcmp(PQresultErrorField(res, PG_DIAG_SQLSTATE) ?
+					PQresultErrorField(res, PG_DIAG_SQLSTATE) : "", "42703") == 0)
+	{
+		/* undefined_column: a results schema from before the cost columns */
+		char		msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", PQresultErrorMessage(res));
+		msg[strcspn(msg, "\n")] = '\0';
+		snprintf(err, errlen, "cannot record the run: %s (load results_schema/*.sql into"
+				 " the results database again to add the cost columns)", msg);
+	}
 	else
 		snprintf(err, errlen, "cannot record the run: %s", PQresultErrorMessage(res));
 	PQclear(res);
@@ -221,7 +305,7 @@ append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 		fputs(": ", f);
 		if (rw->cols[i].text == NULL)
 			fputs("null", f);
-		else if (rw->cols[i].is_number)
+		else if (rw->cols[i].kind != COL_TEXT)
 			fputs(rw->cols[i].text, f);
 		else
 			json_string(f, rw->cols[i].text);

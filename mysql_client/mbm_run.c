@@ -10,6 +10,17 @@
  * slot; the main thread reads the slots for progress and, after joining the
  * threads, for the result.
  *
+ * What the window cost is taken at its two ends: each client thread its own
+ * CPU (RUSAGE_THREAD) just before its first measured event and when it
+ * leaves its event loop, the main thread the server's SHOW GLOBAL STATUS
+ * (on a monitor connection) and the host's CPU and disk (mbm_cost.c) just
+ * before it switches the clients to the measured phase and once every
+ * client has finished its last event.  At both ends the clients are idle
+ * while the snapshot is taken: after a warm-up they pause (PHASE_PAUSE)
+ * once their last warm-up event is done, and after the stop they wait
+ * before they close their statements and connections.  So the status
+ * deltas hold the measured events, and nothing of the warm-up or teardown.
+ *
  * A run that stops early is never recorded: on SIGINT or SIGTERM the main
  * thread moves the clients to PHASE_STOP, prints what the measured window
  * holds so far marked as interrupted, and returns 128 + the signal; when a
@@ -32,14 +43,23 @@
 
 #include "mb_report.h"
 
+/*
+ * PHASE_PAUSE: between warm-up and the window, while the window's start is
+ * taken; PHASE_CLOSE: its end is taken, clients may close their connections.
+ */
 enum mbm_phase
 {
-	PHASE_SETUP, PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP
+	PHASE_SETUP, PHASE_WARMUP, PHASE_PAUSE, PHASE_MEASURE, PHASE_STOP, PHASE_CLOSE
 };
 
+/*
+ * CLIENT_READY: connected and prepared, then running events; CLIENT_PAUSED:
+ * idle in PHASE_PAUSE; CLIENT_STOPPED: out of the event loop, waiting for
+ * PHASE_CLOSE.
+ */
 enum mbm_client_state
 {
-	CLIENT_STARTING, CLIENT_READY, CLIENT_DONE, CLIENT_FAILED
+	CLIENT_STARTING, CLIENT_READY, CLIENT_PAUSED, CLIENT_STOPPED, CLIENT_DONE, CLIENT_FAILED
 };
 
 typedef struct mbm_client
@@ -57,6 +77,10 @@ typedef struct mbm_client
 	atomic_uint_fast64_t errors;
 	uint64_t	last_event_end_ns;
 	mb_hist		latency;
+	/* this thread's CPU over its measured events; read after the join */
+	bool		measured;
+	mb_rusage	cpu_start;
+	mb_rusage	cpu_end;
 	char		error[512];
 } mbm_client;
 
@@ -231,6 +255,20 @@ client_main(void *arg)
 
 		if (phase >= PHASE_STOP)
 			break;
+		if (phase == PHASE_PAUSE)
+		{
+			/* short sleeps: the window starts as soon as the snapshot is taken */
+			atomic_store(&c->state, CLIENT_PAUSED);
+			while (atomic_load(c->phase) == PHASE_PAUSE)
+				sleep_ns(100000);
+			atomic_store(&c->state, CLIENT_READY);
+			continue;
+		}
+		if (phase == PHASE_MEASURE && !c->measured)
+		{
+			c->measured = true;
+			mb_rusage_take(&c->cpu_start, true);
+		}
 		start = now_ns();
 		if (run_event(c, conn, &plans, &bind, &texts, values) != 0)
 		{
@@ -248,6 +286,11 @@ client_main(void *arg)
 			atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
 		}
 	}
+	if (c->measured)
+		mb_rusage_take(&c->cpu_end, true);
+	atomic_store(&c->state, CLIENT_STOPPED);
+	while (atomic_load(c->phase) < PHASE_CLOSE)
+		sleep_ns(1000000);
 	close_plans(&plans);
 	mysql_close(conn);
 	free(values);
@@ -371,6 +414,51 @@ set_phase(atomic_int *phase, int value)
 	atomic_store(phase, value);
 }
 
+/*
+ * Wait until every client is in state (CLIENT_PAUSED, CLIENT_STOPPED): has
+ * finished its event, however long that takes, and is idle.  False as soon
+ * as a client fails or a stop signal comes (the run is then not recorded,
+ * and mbm_workers_wait() hurries the clients).
+ */
+static bool
+wait_clients_idle(mbm_client *clients, int n, int state)
+{
+	for (;;)
+	{
+		int			idle = 0;
+		int			i;
+
+		if (failed_client(clients, n) >= 0 || mbm_stop_signal() != 0)
+			return false;
+		for (i = 0; i < n; i++)
+			idle += atomic_load(&clients[i].state) == state;
+		if (idle == n)
+			return true;
+		sleep_ns(100000);
+	}
+}
+
+/* The client threads' CPU over their measured events, summed. */
+static void
+sum_client_cpu(mbm_client *clients, int n, mb_rusage *sum)
+{
+	int			i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++)
+	{
+		mb_rusage	d;
+
+		if (!clients[i].measured)
+			continue;
+		mb_rusage_delta(&d, &clients[i].cpu_end, &clients[i].cpu_start);
+		sum->user_us += d.user_us;
+		sum->system_us += d.system_us;
+		sum->voluntary_cs += d.voluntary_cs;
+		sum->involuntary_cs += d.involuntary_cs;
+	}
+}
+
 static void
 print_summary(const mbm_result *r)
 {
@@ -393,6 +481,7 @@ print_summary(const mbm_result *r)
 	printf("         95th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 95));
 	printf("         99th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 99));
 	fflush(stdout);
+	mbm_cost_print(r);
 }
 
 /* Rows one scan reads, per client: the table's row count, read before the run. */
@@ -454,6 +543,10 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	const char *failure = NULL; /* a failure of no client */
 	int			interrupted_in = -1;	/* the phase a stop signal came in */
 	bool		all_ended;
+	mbm_cost_probe probe;
+	mbm_cost_snapshot cost_start = {0};
+	mbm_cost_snapshot cost_end = {0};
+	bool		window_costs = false;	/* both ends of the window were taken */
 	int			rc;
 
 	if (in_file_only)
@@ -482,12 +575,18 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		fprintf(stderr, "microbench-mysql: %s\n", err);
 		return MBM_EXIT_FAILED;
 	}
+	if (mbm_cost_open(o, &probe, err, sizeof(err)) != 0)
+	{
+		fprintf(stderr, "microbench-mysql: monitor connection: %s\n", err);
+		return MBM_EXIT_FAILED;
+	}
 	mb_host_collect(&r->host);
 	if (mbm_stop_signal() != 0)
 	{
 		printf("interrupted by %s before %s started: nothing measured, not recorded\n",
 			   mbm_stop_signal_name(), w->name);
 		fflush(stdout);
+		mbm_cost_close(&probe);
 		return 128 + mbm_stop_signal();
 	}
 
@@ -542,8 +641,19 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		else if (rc > 0)
 			interrupted_in = PHASE_WARMUP;
 	}
+	/* after a warm-up, the clients finish their events and pause for the snapshot */
+	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
+	{
+		set_phase(phase, PHASE_PAUSE);
+		if (!wait_clients_idle(clients, n, CLIENT_PAUSED))
+		{
+			if ((failed = failed_client(clients, n)) < 0)
+				interrupted_in = PHASE_WARMUP;
+		}
+	}
 	if (failure == NULL && failed < 0 && interrupted_in < 0)
 	{
+		mbm_cost_take(&probe, &cost_start, true);
 		window_start = now_ns();
 		r->started_at = wall_clock_s();
 		set_phase(phase, PHASE_MEASURE);
@@ -555,6 +665,14 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	}
 	stopped_at = now_ns();
 	set_phase(phase, PHASE_STOP);
+	/* the window's end: every last event done, no statement closed yet */
+	if (failure == NULL && failed < 0 && interrupted_in < 0 &&
+		wait_clients_idle(clients, started, CLIENT_STOPPED))
+	{
+		mbm_cost_take(&probe, &cost_end, false);
+		window_costs = true;
+	}
+	set_phase(phase, PHASE_CLOSE);
 
 	/*
 	 * At the end of the window each client finishes its event, however long
@@ -597,6 +715,11 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->elapsed_s = (window_end - window_start) / 1e9;
 	r->ended_at = r->started_at + r->elapsed_s;
 	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
+	if (window_costs && all_ended && interrupted_in < 0)
+	{
+		sum_client_cpu(clients, n, &r->client_cpu);
+		mbm_cost_finish(&probe, &cost_start, &cost_end, r);
+	}
 	if (w->table_per_client)
 	{
 		r->rows_scanned = 0;
@@ -625,8 +748,12 @@ done:
 		free(clients);
 		free(phase);
 	}
+	mbm_cost_snapshot_free(&cost_start);
+	mbm_cost_snapshot_free(&cost_end);
+	mbm_cost_close(&probe);
 	free(workers);
 	free(scan_rows);
+	free(r->server_status);
 	free(r);
 	return rc;
 }

@@ -88,7 +88,8 @@ AS $$
                  queued.doc || jsonb_build_object(
                      'run_id', nextval('microbench.runs_run_id_seq'),
                      'driver', coalesce(queued.doc ->> 'driver', 'microbench-mysql'),
-                     'errors', coalesce((queued.doc ->> 'errors')::bigint, 0))) AS r
+                     'errors', coalesce((queued.doc ->> 'errors')::bigint, 0),
+                     'ps_mode', coalesce(queued.doc ->> 'ps_mode', 'auto'))) AS r
         RETURNING 1
     )
     SELECT count(*) FROM inserted

@@ -35,6 +35,7 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS host_cpu_system_seconds double precision,
     ADD COLUMN IF NOT EXISTS host_cpu_iowait_seconds double precision,
     ADD COLUMN IF NOT EXISTS host_cpu_idle_seconds   double precision,
+    ADD COLUMN IF NOT EXISTS host_cpu_steal_seconds  double precision,
     ADD COLUMN IF NOT EXISTS host_context_switches  bigint,
     ADD COLUMN IF NOT EXISTS disk_device            text,
     ADD COLUMN IF NOT EXISTS disk_reads             bigint,
@@ -65,6 +66,8 @@ COMMENT ON COLUMN microbench.runs.host_cpu_user_seconds IS
 COMMENT ON COLUMN microbench.runs.host_cpu_system_seconds IS 'host-wide system+irq+softirq CPU seconds (vmstat sy)';
 COMMENT ON COLUMN microbench.runs.host_cpu_iowait_seconds IS 'host-wide iowait CPU seconds (vmstat wa)';
 COMMENT ON COLUMN microbench.runs.host_cpu_idle_seconds IS 'host-wide idle CPU seconds (vmstat id)';
+COMMENT ON COLUMN microbench.runs.host_cpu_steal_seconds IS
+    'host-wide CPU seconds the hypervisor gave to others (vmstat st): on a VM the other four add up to cores x window minus this';
 COMMENT ON COLUMN microbench.runs.host_context_switches IS
     'context switches of every process on the host (/proc/stat ctxt), as vmstat''s cs';
 COMMENT ON COLUMN microbench.runs.disk_device IS
@@ -73,7 +76,8 @@ COMMENT ON COLUMN microbench.runs.disk_read_kb IS 'KB read from disk_device (/pr
 COMMENT ON COLUMN microbench.runs.disk_write_kb IS 'KB written to disk_device, as iostat''s wkB';
 COMMENT ON COLUMN microbench.runs.disk_note IS 'why the disk figures are NULL (no block device, remote server)';
 COMMENT ON COLUMN microbench.runs.client_cpu_user_seconds IS
-    'user CPU of the benchmark client process (microbench-mysql), measured window only';
+    'user CPU of the client threads of microbench-mysql over their measured events';
+COMMENT ON COLUMN microbench.runs.client_cpu_system_seconds IS 'system CPU of the same threads';
 COMMENT ON COLUMN microbench.runs.server_status IS
     'MySQL/MariaDB: SHOW GLOBAL STATUS counters that changed over the measured window, as deltas';
 
@@ -107,15 +111,18 @@ SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.q
        r.disk_writes::double precision / nullif(r.queries, 0) AS disk_writes_per_query,
        (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
            AS client_cpu_us_per_query,
-       (r.server_status ->> 'Innodb_rows_read')::double precision / nullif(r.queries, 0)
-           AS innodb_rows_read_per_query,
-       (r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision / nullif(r.queries, 0)
+       -- a counter missing from server_status did not change: 0
+       coalesce((r.server_status ->> 'Innodb_rows_read')::double precision,
+                (r.server_status ->> 'Rows_read')::double precision,
+                CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
+           AS rows_read_per_query,
+       coalesce((r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
            AS innodb_bp_requests_per_query,
-       (r.server_status ->> 'Innodb_buffer_pool_reads')::double precision / nullif(r.queries, 0)
+       coalesce((r.server_status ->> 'Innodb_buffer_pool_reads')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
            AS innodb_bp_reads_per_query,
-       (r.server_status ->> 'Innodb_data_written')::double precision / 1024 / nullif(r.queries, 0)
+       coalesce((r.server_status ->> 'Innodb_data_written')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / 1024 / nullif(r.queries, 0)
            AS innodb_data_written_kb_per_query,
-       (r.server_status ->> 'Innodb_os_log_written')::double precision / nullif(r.queries, 0)
+       coalesce((r.server_status ->> 'Innodb_os_log_written')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
            AS innodb_log_bytes_per_query,
        r.hw_counters_note, r.disk_device, r.disk_note
 FROM microbench.runs r;

@@ -51,7 +51,10 @@ AS $$
         ('host_cs_per_query', 'switches', true, 'host-wide context switches per query (vmstat cs / QPS)'),
         ('rkb_per_query', 'KB', true, 'KB read from the data directory''s disk per query'),
         ('wkb_per_query', 'KB', true, 'KB written to the data directory''s disk per query'),
-        ('client_cpu_per_query', 'us', true, 'CPU of the benchmark client process per query (microbench-mysql)')
+        ('client_cpu_per_query', 'us', true, 'CPU of the benchmark client threads per query (microbench-mysql)'),
+        ('rows_read_per_query', 'rows', true, 'rows the server read per query (MySQL/MariaDB status Innodb_rows_read or Rows_read)'),
+        ('innodb_bp_requests_per_query', 'pages', true, 'InnoDB buffer pool read requests per query'),
+        ('innodb_log_bytes_per_query', 'bytes', true, 'InnoDB redo log bytes written per query')
 $$;
 
 COMMENT ON FUNCTION microbench.metrics() IS
@@ -86,6 +89,16 @@ AS $$
         WHEN 'wkb_per_query' THEN r.disk_write_kb / nullif(r.queries, 0)
         WHEN 'client_cpu_per_query' THEN
             (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
+        WHEN 'rows_read_per_query' THEN
+            coalesce((r.server_status ->> 'Innodb_rows_read')::double precision,
+                     (r.server_status ->> 'Rows_read')::double precision,
+                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
+        WHEN 'innodb_bp_requests_per_query' THEN
+            coalesce((r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision,
+                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
+        WHEN 'innodb_log_bytes_per_query' THEN
+            coalesce((r.server_status ->> 'Innodb_os_log_written')::double precision,
+                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
     END
 $$;
 
