@@ -28,6 +28,11 @@
 #   TABLE_SIZE=1000000  rows in sbtest1 (prepare and QPS)
 #   BENCH_PORT=5510     port of the throwaway cluster (socket only, no TCP)
 #   BENCH_DB=mb_bench   database name
+#   PIN_CPU=0           CPU for the server's backends and benchmark workers
+#                       (sysbench gets the others); "none" to not pin.  On a
+#                       shared VM the vCPUs differ in speed from run to run,
+#                       which makes side-by-side figures bimodal: pinning
+#                       both contenders to one CPU compares like with like
 # Usage: bench/run_bench.sh        (or `make bench` from the top level)
 set -euo pipefail
 shopt -s inherit_errexit
@@ -38,6 +43,7 @@ WARMUP=${WARMUP:-1}
 TABLE_SIZE=${TABLE_SIZE:-1000000}
 BENCH_PORT=${BENCH_PORT:-5510}
 BENCH_DB=${BENCH_DB:-mb_bench}
+PIN_CPU=${PIN_CPU:-0}
 
 for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "run_bench.sh: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
@@ -68,13 +74,22 @@ trap 'exit 130' INT TERM
 unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
 
+# Backends and background workers inherit the postmaster's CPU affinity.
+sb_pin=()
+if [ "$PIN_CPU" != none ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    taskset -p -c "$PIN_CPU" "$(head -n 1 "$cluster/data/postmaster.pid")" >/dev/null
+    others=$(awk -v n="$(nproc)" -v p="$PIN_CPU" 'BEGIN { s = ""; for (i = 0; i < n; i++) if (i != p) s = s (s == "" ? "" : ",") i; print s }')
+    sb_pin=(taskset -c "$others")
+    echo "server pinned to CPU $PIN_CPU, sysbench to CPU(s) $others (PIN_CPU=none to not pin)"
+fi
+
 q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
 . "$top/bench/lib.sh"
 
 # sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
 # starting with '/' as the unix-socket directory; the cluster has no TCP
 # listener (listen_addresses = ''), so every sysbench run below is on the socket.
-sb=(sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
+sb=("${sb_pin[@]}" sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
     --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1 --table-size="$TABLE_SIZE")
 
 createdb "$BENCH_DB"
