@@ -326,6 +326,31 @@ BEGIN
 END
 $$;
 
+-- How each label's runs were driven, when not with the defaults (prepared
+-- statements, no rate or event limit, no reconnects): a line under the
+-- report, because such runs measure something else.
+CREATE OR REPLACE FUNCTION microbench.options_caption(labels text[], phase text, prefix text)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH per_label AS (
+        SELECT l.label, l.ord,
+               string_agg(DISTINCT concat_ws(' ',
+                   CASE WHEN r.ps_mode <> 'auto' THEN 'ps_mode=' || r.ps_mode END,
+                   CASE WHEN r.rate IS NOT NULL THEN 'rate=' || r.rate END,
+                   CASE WHEN r.event_limit IS NOT NULL THEN 'events=' || r.event_limit END,
+                   CASE WHEN r.reconnect IS NOT NULL THEN 'reconnect=' || r.reconnect END), ' | ') AS opts
+        FROM unnest(labels) WITH ORDINALITY AS l(label, ord)
+        JOIN microbench.runs r ON r.label = l.label AND r.phase = options_caption.phase
+        GROUP BY l.label, l.ord
+    )
+    SELECT CASE WHEN bool_or(p.opts <> '') THEN
+        E'\n' || prefix || 'run options: '
+        || string_agg(p.label || ' ' || CASE WHEN p.opts = '' THEN 'defaults' ELSE p.opts END, '; ' ORDER BY p.ord)
+    ELSE '' END
+    FROM per_label p
+$$;
+
 -- The seed's report: QPS(other) / QPS(base) per DBMS, in four groups.
 CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
                                                    phase text DEFAULT 'post', metric text DEFAULT 'qps')
@@ -355,7 +380,9 @@ BEGIN
     RETURN microbench.report_render(grid, format)
            || CASE WHEN format = 'csv' THEN ''
                    ELSE microbench.metric_caption(metric, base, other,
-                                                  CASE format WHEN 'text' THEN '-- ' ELSE '' END) END;
+                                                  CASE format WHEN 'text' THEN '-- ' ELSE '' END)
+                        || coalesce(microbench.options_caption(ARRAY[base, other], phase,
+                                                               CASE format WHEN 'text' THEN '-- ' ELSE '' END), '') END;
 END
 $$;
 

@@ -5,7 +5,7 @@
 -- fails with 22012).
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(32);
+SELECT plan(34);
 
 -- ---- errors under concurrency -------------------------------------------------
 SET LOCAL search_path = tiny, public;
@@ -62,6 +62,14 @@ SELECT ok((SELECT plans FROM pg_stat_statements WHERE query = 'SELECT c FROM sbt
 SELECT ok(pa.qps > ps.qps, format('parse and plan cost shows: %s QPS prepared, %s unprepared',
                                    round(pa.qps), round(ps.qps)))
 FROM pa, ps;
+
+SELECT matches(bench_report('opt-ps-on', 'opt-ps-off'),
+               '-- run options: opt-ps-on defaults; opt-ps-off ps_mode=disable',
+               'a report says how each label''s runs were driven when not with the defaults');
+SELECT ok(bench_report('cost-x', 'cost-y') !~ 'run options', '... and says nothing when both used the defaults')
+FROM (SELECT 1) AS one
+WHERE (SELECT count(*) FROM bench_run('point-query', seconds => 0.2, warmup => 0, tables => 1, label => 'cost-x')) = 1
+  AND (SELECT count(*) FROM bench_run('point-query', seconds => 0.2, warmup => 0, tables => 1, label => 'cost-y')) = 1;
 
 -- ---- rate limit ------------------------------------------------------------------
 CREATE TEMP TABLE paced AS
