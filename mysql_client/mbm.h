@@ -9,7 +9,9 @@
  * (clients, phases, progress, summary), mbm_suite.c (the standard suite),
  * mbm_results.c (results database or JSON-lines file), mbm_stop.c (SIGINT,
  * SIGTERM and stopping busy threads), mbm_cost.c (what a run cost: server
- * status deltas, host CPU and disk).
+ * status deltas, host CPU and disk).  How a run is driven beyond that
+ * (ignored errors, statement mode, rate, event limit, reconnects) is the
+ * same as the extension's: docs/run-options.md.
  */
 #ifndef MBM_H
 #define MBM_H
@@ -29,6 +31,9 @@
 
 #define MBM_VERSION "0.1"
 
+/* The most error numbers --ignore-errors takes (the extension's limit too). */
+#define MBM_MAX_IGNORED		16
+
 /* Exit codes: 2 for anything the user can fix in the request. */
 #define MBM_EXIT_OK			0
 #define MBM_EXIT_FAILED		1
@@ -46,6 +51,14 @@ typedef struct mbm_options
 	bool		seeded;
 	uint64_t	seed;
 	double		report_interval;
+	/* how the run is driven (docs/run-options.md) */
+	int			n_ignored;		/* error numbers an event may hit and the run go on */
+	unsigned int ignore_codes[MBM_MAX_IGNORED];
+	char		ignored_text[MBM_MAX_IGNORED * 6];	/* as recorded, "1213,1205,1062" */
+	bool		ps_disable;		/* SQL text with literals instead of prepared statements */
+	double		rate;			/* events per second over all threads; 0: no limit */
+	int64_t		event_limit;	/* measured events; 0: none */
+	int			reconnect;		/* new connection every N events; 0: never */
 	/* connection; NULL/0 means "library default or --defaults-file" */
 	const char *host;
 	int			port;
@@ -105,7 +118,32 @@ extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
  */
 extern int64_t mbm_stmt_execute(mbm_stmt *stmt, const mb_bind_value *values,
 								 int nvalues, char *err, size_t errlen);
+/* The error number of the statement's last failure (0: none). */
+extern unsigned int mbm_stmt_errno(const mbm_stmt *stmt);
 extern void mbm_stmt_close(mbm_stmt *stmt);
+
+/*
+ * --db-ps-mode=disable: run sql (len bytes, values written in as literals)
+ * as text and read and discard every row; returns the rows read, or -1 with
+ * err set, naming the statement by what (its template: the text itself may
+ * be long).  mysql_errno(conn) then has the error number.
+ */
+extern int64_t mbm_text_execute(MYSQL *conn, const char *sql, size_t len,
+								const char *what, char *err, size_t errlen);
+/*
+ * mb_quote_fn for the text mode: text as a MySQL string literal between
+ * single quotes, escaped by mysql_real_escape_string() for the connection
+ * (arg, a MYSQL *): its character set and NO_BACKSLASH_ESCAPES.
+ */
+extern int	mbm_quote_literal(const char *text, int len, char *out, size_t outlen,
+							  void *arg);
+/*
+ * Whether an error number can never be ignored: the client library's own
+ * errors (2000-2999: the connection is lost, the server gone, a protocol
+ * failure) and the server ending the statement or the session (shutdown,
+ * KILL).  Those always stop a run.
+ */
+extern bool mbm_error_never_ignored(unsigned int code);
 
 /* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
 typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
@@ -182,7 +220,9 @@ typedef struct mbm_result
 	double		elapsed_s;
 	uint64_t	events;
 	uint64_t	queries;
-	uint64_t	errors;
+	uint64_t	errors;			/* events ended by an ignored error */
+	uint64_t	errors_by_code[MBM_MAX_IGNORED];	/* as o->ignore_codes */
+	uint64_t	sessions;		/* connections the client threads opened */
 	int64_t		rows_scanned;	/* -1 unless scan */
 	mb_hist		latency;
 	/* what the measured window cost; none of it unless costs_measured */

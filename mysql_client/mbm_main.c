@@ -8,7 +8,10 @@
  * MYSQL_PWD or from --defaults-file, and is never printed; an option that
  * tries to give one is refused without being repeated, and so is a
  * --results-db that holds one.  prepare, run and suite stop cleanly on
- * SIGINT and SIGTERM (mbm_stop.c).
+ * SIGINT and SIGTERM (mbm_stop.c).  The options that drive a run the way
+ * sysbench's do (--ignore-errors, --db-ps-mode, --rate, --events,
+ * --reconnect) are the extension's bench_run arguments under sysbench's
+ * names; docs/run-options.md explains them for both.
  */
 #include "mbm.h"
 
@@ -37,7 +40,7 @@ usage(FILE *out)
 			"\n"
 			"Run options:\n"
 			"  --threads=N          clients, one connection each [1]\n"
-			"  --time=SECONDS       measured window [60]\n"
+			"  --time=SECONDS       measured window; 0: no limit, with --events [60]\n"
 			"  --warmup-time=SECONDS  events before the window, not counted [5]\n"
 			"  --tables=N           number of sbtest tables [1]\n"
 			"  --table-size=N       rows per table (the key range) [1000000]\n"
@@ -45,6 +48,16 @@ usage(FILE *out)
 			"  --rand-type=NAME     uniform, zipfian, gaussian, pareto, special [uniform]\n"
 			"  --rand-seed=N        repeatable key sequences [from the clock]\n"
 			"  --report-interval=SECONDS  progress line every N seconds [0: none]\n"
+			"  --ignore-errors=N,...  MySQL error numbers an event may hit without stopping\n"
+			"                       the run: rolled back, counted by code [1213,1205,1062];\n"
+			"                       none: every error stops it\n"
+			"  --db-ps-mode=MODE    auto: prepared statements; disable: SQL text with the\n"
+			"                       values written in, parsed every time [auto]\n"
+			"  --rate=N             events per second over all threads, Poisson arrivals,\n"
+			"                       latency from the scheduled start [0: no limit]\n"
+			"  --events=N           stop after N measured events (with --time, whichever\n"
+			"                       comes first; --time=0: no time limit) [no limit]\n"
+			"  --reconnect=N        each thread connects anew every N events [0: never]\n"
 			"\n"
 			"Suite options:\n"
 			"  --read-time=SECONDS  per read benchmark [60]\n"
@@ -99,6 +112,89 @@ parse_int(const char *name, const char *text, long long min, long long max)
 	return v;
 }
 
+/*
+ * --ignore-errors: comma-separated MySQL error numbers, "none" or "" for
+ * none.  What ends a connection or a statement from outside (the client
+ * library's own errors, shutdown, KILL) must stop a run whatever is asked:
+ * going on would count events on a connection that is gone.
+ */
+static void
+parse_ignore_errors(const char *text, mbm_options *o)
+{
+	char	   *copy = strdup(text);
+	char	   *save = NULL;
+	char	   *item;
+	size_t		used = 0;
+	char		msg[512];
+
+	o->n_ignored = 0;
+	o->ignored_text[0] = '\0';
+	if (strcmp(text, "none") == 0)
+	{
+		free(copy);
+		return;
+	}
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
+	{
+		char	   *end;
+		unsigned long code;
+		int			i;
+		bool		seen = false;
+		size_t		len;
+
+		/* "1213, 1205" as well as "1213,1205" */
+		while (isspace((unsigned char) *item))
+			item++;
+		len = strlen(item);
+		while (len > 0 && isspace((unsigned char) item[len - 1]))
+			item[--len] = '\0';
+		errno = 0;
+		code = isdigit((unsigned char) item[0]) ? strtoul(item, &end, 10) : 0;
+		if (!isdigit((unsigned char) item[0]) || errno != 0 || *end != '\0' ||
+			code < 1 || code > 65535)
+		{
+			snprintf(msg, sizeof(msg), "--ignore-errors takes MySQL error numbers such as"
+					 " 1213,1205,1062 (or none), not \"%.64s\"", item);
+			bad_input("%s", msg);
+		}
+		if (mbm_error_never_ignored((unsigned int) code))
+		{
+			snprintf(msg, sizeof(msg), "--ignore-errors: error %lu cannot be ignored: client"
+					 " and connection errors (2000-2999), shutdown and KILL always stop a run",
+					 code);
+			bad_input("%s", msg);
+		}
+		for (i = 0; i < o->n_ignored; i++)
+			seen |= o->ignore_codes[i] == (unsigned int) code;
+		if (seen)
+			continue;
+		if (o->n_ignored >= MBM_MAX_IGNORED)
+		{
+			snprintf(msg, sizeof(msg), "--ignore-errors holds more than %d error numbers",
+					 MBM_MAX_IGNORED);
+			bad_input("%s", msg);
+		}
+		o->ignore_codes[o->n_ignored++] = (unsigned int) code;
+		used += (size_t) snprintf(o->ignored_text + used, sizeof(o->ignored_text) - used,
+								  "%s%lu", used ? "," : "", code);
+	}
+	free(copy);
+}
+
+static double
+parse_rate(const char *text)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno != 0 || end == text || *end != '\0' || isnan(v) || v < 0 || v > 1e8)
+		bad_input("--rate must be between 0 (no limit) and 100000000 events per second,"
+				  " not \"%s\"", text);
+	return v;
+}
+
 static double
 parse_seconds(const char *name, const char *text, bool allow_zero)
 {
@@ -144,7 +240,8 @@ enum
 	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
 	OPT_HOST, OPT_PORT, OPT_SOCKET, OPT_USER, OPT_DB, OPT_DEFAULTS_FILE,
 	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
-	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS
+	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
+	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT
 };
 
 static const struct option long_options[] = {
@@ -173,6 +270,12 @@ static const struct option long_options[] = {
 	{"write-time", required_argument, NULL, OPT_WRITE_TIME},
 	{"insert-time", required_argument, NULL, OPT_INSERT_TIME},
 	{"workloads", required_argument, NULL, OPT_WORKLOADS},
+	{"ignore-errors", required_argument, NULL, OPT_IGNORE_ERRORS},
+	{"mysql-ignore-errors", required_argument, NULL, OPT_IGNORE_ERRORS},	/* sysbench's name */
+	{"db-ps-mode", required_argument, NULL, OPT_PS_MODE},
+	{"rate", required_argument, NULL, OPT_RATE},
+	{"events", required_argument, NULL, OPT_EVENTS},
+	{"reconnect", required_argument, NULL, OPT_RECONNECT},
 	{NULL, 0, NULL, 0}
 };
 
@@ -195,6 +298,8 @@ parse_options(int argc, char **argv, mbm_options *o)
 	o->read_time_s = 60;
 	o->write_time_s = 90;
 	o->insert_time_s = 60;
+	/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
+	parse_ignore_errors("1213,1205,1062", o);
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
@@ -205,7 +310,8 @@ parse_options(int argc, char **argv, mbm_options *o)
 				o->threads = (int) parse_int("threads", optarg, 1, 10000);
 				break;
 			case OPT_TIME:
-				o->time_s = parse_seconds("time", optarg, false);
+				/* 0: no time limit, with --events (checked below) */
+				o->time_s = parse_seconds("time", optarg, true);
 				break;
 			case OPT_WARMUP:
 				o->warmup_s = parse_seconds("warmup-time", optarg, true);
@@ -280,6 +386,23 @@ parse_options(int argc, char **argv, mbm_options *o)
 			case OPT_WORKLOADS:
 				o->workloads = optarg;
 				break;
+			case OPT_IGNORE_ERRORS:
+				parse_ignore_errors(optarg, o);
+				break;
+			case OPT_PS_MODE:
+				if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "disable") != 0)
+					bad_input("--db-ps-mode must be auto or disable, not \"%s\"", optarg);
+				o->ps_disable = strcmp(optarg, "disable") == 0;
+				break;
+			case OPT_RATE:
+				o->rate = parse_rate(optarg);
+				break;
+			case OPT_EVENTS:
+				o->event_limit = parse_int("events", optarg, 1, INT64_MAX);
+				break;
+			case OPT_RECONNECT:
+				o->reconnect = (int) parse_int("reconnect", optarg, 0, 2147483647);
+				break;
 			case OPT_HELP:
 			case 'h':
 				usage(stdout);
@@ -288,6 +411,8 @@ parse_options(int argc, char **argv, mbm_options *o)
 				bad_option(argv[optind - 1]);
 		}
 	}
+	if (o->time_s == 0 && o->event_limit == 0)
+		bad_input("%s", "--time=0 means no time limit, which needs --events=N to end the run");
 	if (o->results_db)
 	{
 		char		err[256];
@@ -342,6 +467,10 @@ main(int argc, char **argv)
 		rc = mbm_prepare(&o);
 	else if (strcmp(command, "suite") == 0)
 	{
+		/* the suite's runs last --read-time, --write-time and --insert-time */
+		if (o.event_limit > 0)
+			bad_input("%s", "--events is for run: a suite's runs last --read-time,"
+					  " --write-time and --insert-time");
 		if (o.workloads)
 		{
 			char	   *copy = strdup(o.workloads);

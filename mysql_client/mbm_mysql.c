@@ -9,6 +9,9 @@
  * loaders it also runs LOAD DATA LOCAL INFILE with the data made by the
  * caller as the library asks for it (mysql_set_local_infile_handler(), in
  * both libraries): no file is read, and values never go into SQL text.
+ * --db-ps-mode=disable runs are the one exception: their statements go as
+ * SQL text with the values written in, escaped by the library for the
+ * connection (mbm_quote_literal), so that the server parses each one.
  */
 #include "mbm.h"
 
@@ -50,6 +53,13 @@ connection_gone(unsigned int code)
 		default:
 			return false;
 	}
+}
+
+bool
+mbm_error_never_ignored(unsigned int code)
+{
+	/* 1317 ER_QUERY_INTERRUPTED: KILL QUERY, which is how a run is stopped */
+	return (code >= 2000 && code <= 2999) || connection_gone(code) || code == 1317;
 }
 
 static void
@@ -366,6 +376,57 @@ mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
 		mysql_stmt_free_result(s->stmt);
 	}
 	return rows;
+}
+
+unsigned int
+mbm_stmt_errno(const mbm_stmt *s)
+{
+	return mysql_stmt_errno(s->stmt);
+}
+
+int64_t
+mbm_text_execute(MYSQL *conn, const char *sql, size_t len, const char *what,
+				 char *err, size_t errlen)
+{
+	MYSQL_RES  *res;
+	int64_t		rows = 0;
+
+	if (mysql_real_query(conn, sql, (unsigned long) len) != 0)
+	{
+		set_mysql_error(err, errlen, what, mysql_error(conn), mysql_errno(conn));
+		return -1;
+	}
+	/* every row read, as mbm_stmt_execute() does with a prepared statement */
+	res = mysql_store_result(conn);
+	if (res)
+	{
+		rows = (int64_t) mysql_num_rows(res);
+		mysql_free_result(res);
+	}
+	else if (mysql_field_count(conn) != 0)
+	{
+		set_mysql_error(err, errlen, what, mysql_error(conn), mysql_errno(conn));
+		return -1;
+	}
+	return rows;
+}
+
+int
+mbm_quote_literal(const char *text, int len, char *out, size_t outlen, void *arg)
+{
+	MYSQL	   *conn = arg;
+	unsigned long n;
+
+	/* the library's worst case is every byte escaped, plus the quotes and NUL */
+	if (outlen < (size_t) len * 2 + 3)
+		return -1;
+	out[0] = '\'';
+	n = mysql_real_escape_string(conn, out + 1, text, (unsigned long) len);
+	if (n == (unsigned long) -1)
+		return -1;
+	out[n + 1] = '\'';
+	out[n + 2] = '\0';
+	return (int) n + 2;
 }
 
 void

@@ -24,7 +24,7 @@
 
 #include <libpq-fe.h>
 
-#define MAX_COLUMNS 72
+#define MAX_COLUMNS 96
 
 /*
  * libpq's default is to wait for as long as TCP does (minutes when a host
@@ -38,7 +38,7 @@ typedef enum column_kind
 {
 	COL_TEXT,					/* a JSON string */
 	COL_NUMBER,					/* a JSON number, unquoted */
-	COL_JSON					/* already JSON (server_status), as is */
+	COL_JSON					/* already JSON (server_status, errors_by_code), as is */
 } column_kind;
 
 typedef struct column_value
@@ -136,6 +136,34 @@ add_costs(row *rw, const mbm_result *r)
 	add_kind(rw, "server_status", costs ? r->server_status : NULL, COL_JSON);
 }
 
+/*
+ * How the run was driven (results_schema/16_run_options.sql), as the
+ * extension records it: a limit that was not set is NULL, errors_by_code
+ * holds the codes that ended at least one measured event, {} for none.
+ */
+static void
+add_run_options(row *rw, const mbm_options *o, const mbm_result *r)
+{
+	char		by_code[MBM_MAX_IGNORED * 32 + 2];
+	size_t		len = 0;
+	int			i;
+
+	add(rw, "ps_mode", o->ps_disable ? "disable" : "auto", false);
+	add_number(rw, "rate", o->rate, o->rate == 0);
+	add_int(rw, "event_limit", (long long) o->event_limit, o->event_limit == 0);
+	add_int(rw, "reconnect", o->reconnect, o->reconnect == 0);
+	add_int(rw, "sessions", (long long) r->sessions, false);
+	add(rw, "ignored_errors", o->n_ignored > 0 ? o->ignored_text : NULL, false);
+	by_code[len++] = '{';
+	for (i = 0; i < o->n_ignored; i++)
+		if (r->errors_by_code[i] > 0)
+			len += (size_t) snprintf(by_code + len, sizeof(by_code) - len, "%s\"%u\": %llu",
+									 len > 1 ? ", " : "", o->ignore_codes[i],
+									 (unsigned long long) r->errors_by_code[i]);
+	snprintf(by_code + len, sizeof(by_code) - len, "}");
+	add_kind(rw, "errors_by_code", by_code, COL_JSON);
+}
+
 static void
 add_time(row *r, const char *column, double epoch)
 {
@@ -193,6 +221,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add_int(rw, "memory_bytes", (long long) r->host.memory_bytes, r->host.memory_bytes == 0);
 	add(rw, "kernel", r->host.kernel, false);
 	add(rw, "driver", "microbench-mysql", false);
+	add_run_options(rw, o, r);
 	add_costs(rw, r);
 }
 
@@ -252,13 +281,13 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	else if (strcmp(PQresultErrorField(res, PG_DIAG_SQLSTATE) ?
 					PQresultErrorField(res, PG_DIAG_SQLSTATE) : "", "42703") == 0)
 	{
-		/* undefined_column: a results schema from before the cost columns */
+		/* undefined_column: a results schema from before the cost or run-option columns */
 		char		msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", PQresultErrorMessage(res));
 		msg[strcspn(msg, "\n")] = '\0';
 		snprintf(err, errlen, "cannot record the run: %s (load results_schema/*.sql into"
-				 " the results database again to add the cost columns)", msg);
+				 " the results database again to add the new columns)", msg);
 	}
 	else
 		snprintf(err, errlen, "cannot record the run: %s", PQresultErrorMessage(res));

@@ -21,6 +21,17 @@
  * before they close their statements and connections.  So the status
  * deltas hold the measured events, and nothing of the warm-up or teardown.
  *
+ * How a run is driven (docs/run-options.md, as the extension does it): an
+ * event that hits an error of --ignore-errors is rolled back, counted by
+ * code and left out of events, queries and latency, and the client goes
+ * on; --db-ps-mode=disable sends each statement as text with its values
+ * written in; --rate paces each client on a Poisson schedule of its own
+ * (mb_pacer.h), its latency taken from the scheduled start; --events ends
+ * the window once that many measured events have been claimed from a
+ * shared counter (and finished); --reconnect makes each client close its
+ * connection and open a new one every N events, the cost landing in the
+ * next event's latency.
+ *
  * A run that stops early is never recorded: on SIGINT or SIGTERM the main
  * thread moves the clients to PHASE_STOP, prints what the measured window
  * holds so far marked as interrupted, and returns 128 + the signal; when a
@@ -41,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mb_pacer.h"
 #include "mb_report.h"
 
 /*
@@ -71,11 +83,17 @@ typedef struct mbm_client
 	const mb_workload *w;
 	int			range;
 	atomic_int *phase;
+	atomic_uint_fast64_t *claimed;	/* measured events begun, all clients (--events) */
 	atomic_int	state;
 	atomic_uint_fast64_t events;
 	atomic_uint_fast64_t queries;
 	atomic_uint_fast64_t errors;
+	atomic_uint_fast64_t errors_by_code[MBM_MAX_IGNORED];	/* as o->ignore_codes */
+	atomic_uint_fast64_t sessions;	/* connections opened, the first included */
 	uint64_t	last_event_end_ns;
+	/* --db-ps-mode=disable: one statement with its values, as text */
+	char	   *literal;
+	size_t		literal_len;
 	mb_hist		latency;
 	/* this thread's CPU over its measured events; read after the join */
 	bool		measured;
@@ -113,10 +131,15 @@ sleep_ns(uint64_t ns)
 		;
 }
 
-/* The client's prepared statements: [table - 1][statement id]. */
+/*
+ * The client's statements, [table - 1][statement id]: prepared, or in text
+ * mode the template with "?" (what an error message names; the text sent
+ * has the values in it).
+ */
 typedef struct mbm_plans
 {
 	mbm_stmt ***stmts;
+	char	 ***templates;
 	int			tables;
 } mbm_plans;
 
@@ -127,11 +150,13 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 
 	plans->tables = c->o->tables;
 	plans->stmts = calloc(plans->tables, sizeof(mbm_stmt **));
+	plans->templates = calloc(plans->tables, sizeof(char **));
 	for (t = 0; t < plans->tables; t++)
 	{
 		int			s;
 
 		plans->stmts[t] = calloc(MB_NUM_STMTS, sizeof(mbm_stmt *));
+		plans->templates[t] = calloc(MB_NUM_STMTS, sizeof(char *));
 		for (s = 0; s < MB_NUM_STMTS; s++)
 		{
 			const mb_stmt *stmt = &mb_catalog_stmts[s];
@@ -152,6 +177,12 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 				free(sql);
 				return -1;
 			}
+			if (c->o->ps_disable)
+			{
+				/* nothing to prepare: every execution is parsed afresh */
+				plans->templates[t][s] = sql;
+				continue;
+			}
 			plans->stmts[t][s] = mbm_stmt_prepare(conn, sql, nparams, c->error,
 												  sizeof(c->error));
 			free(sql);
@@ -162,6 +193,7 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 	return 0;
 }
 
+/* Close and free the statements; the plans can then be prepared again. */
 static void
 close_plans(mbm_plans *plans)
 {
@@ -174,13 +206,63 @@ close_plans(mbm_plans *plans)
 			mbm_stmt_close(plans->stmts[t][s]);
 		free(plans->stmts[t]);
 	}
+	for (t = 0; plans->templates && t < plans->tables; t++)
+	{
+		for (s = 0; plans->templates[t] && s < MB_NUM_STMTS; s++)
+			free(plans->templates[t][s]);
+		free(plans->templates[t]);
+	}
 	free(plans->stmts);
+	free(plans->templates);
+	plans->stmts = NULL;
+	plans->templates = NULL;
 }
 
-/* One event: BEGIN?, the steps, COMMIT?; 0 on success. */
+/*
+ * One statement with freshly drawn values: executed as prepared, or in text
+ * mode rendered with its values as literals and sent as a query.  On
+ * failure *code is the MySQL error number (0 for a failure of our own).
+ */
+static int
+run_statement(mbm_client *c, MYSQL *conn, mbm_plans *plans, int table,
+			  const mb_stmt *stmt, mb_bind_ctx *bind, mb_text_buffers *texts,
+			  mb_bind_value *values, unsigned int *code)
+{
+	int			n = mb_catalog_bind(stmt, bind, texts, values);
+	int			len;
+
+	if (!c->o->ps_disable)
+	{
+		mbm_stmt   *s = plans->stmts[table - 1][stmt->id];
+
+		if (mbm_stmt_execute(s, values, n, c->error, sizeof(c->error)) >= 0)
+			return 0;
+		*code = mbm_stmt_errno(s);
+		return -1;
+	}
+	len = mb_catalog_render_literal(stmt, table, c->range, values, mbm_quote_literal,
+									conn, c->literal, c->literal_len);
+	if (len < 0)
+	{
+		snprintf(c->error, sizeof(c->error), "statement %s with its values does not fit"
+				 " %zu bytes", stmt->key, c->literal_len);
+		*code = 0;
+		return -1;
+	}
+	if (mbm_text_execute(conn, c->literal, (size_t) len, plans->templates[table - 1][stmt->id],
+						 c->error, sizeof(c->error)) >= 0)
+		return 0;
+	*code = mysql_errno(conn);
+	return -1;
+}
+
+/*
+ * One event: BEGIN?, the steps, COMMIT?; 0 on success, else -1 with the
+ * error in c->error and its number in *code.
+ */
 static int
 run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
-		  mb_text_buffers *texts, mb_bind_value *values)
+		  mb_text_buffers *texts, mb_bind_value *values, unsigned int *code)
 {
 	const mb_workload *w = c->w;
 	int			table = mb_catalog_pick_table(w, bind, plans->tables, c->index);
@@ -189,45 +271,127 @@ run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
 	mb_catalog_begin_event(bind);
 	if (w->in_transaction &&
 		mbm_query(conn, "BEGIN", c->error, sizeof(c->error)) != 0)
+	{
+		*code = mysql_errno(conn);
 		return -1;
+	}
 	for (i = 0; i < MB_MAX_STEPS && w->steps[i].stmt != MB_ST_NONE; i++)
 	{
 		const mb_stmt *stmt = &mb_catalog_stmts[w->steps[i].stmt];
 		int			r;
 
 		for (r = 0; r < w->steps[i].repeat; r++)
-		{
-			int			n = mb_catalog_bind(stmt, bind, texts, values);
-
-			if (mbm_stmt_execute(plans->stmts[table - 1][stmt->id], values, n,
-								 c->error, sizeof(c->error)) < 0)
+			if (run_statement(c, conn, plans, table, stmt, bind, texts, values, code) != 0)
 				return -1;
-		}
 	}
 	if (w->in_transaction &&
 		mbm_query(conn, "COMMIT", c->error, sizeof(c->error)) != 0)
+	{
+		*code = mysql_errno(conn);
 		return -1;
+	}
 	return 0;
+}
+
+/* The index of an error number in --ignore-errors, or -1. */
+static int
+ignored_index(const mbm_options *o, unsigned int code)
+{
+	int			i;
+
+	for (i = 0; i < o->n_ignored; i++)
+		if (o->ignore_codes[i] == code)
+			return i;
+	return -1;
+}
+
+/*
+ * After an event failed with an ignored error: end its transaction.  The
+ * server rolled back the whole transaction on a deadlock, but only the
+ * statement on a duplicate key or (by default) a lock wait timeout, so the
+ * transaction may still be open.  An autocommit statement has nothing left
+ * to roll back.  0, or -1 with c->error set.
+ */
+static int
+roll_back(mbm_client *c, MYSQL *conn)
+{
+	if (!c->w->in_transaction)
+		return 0;
+	return mbm_query(conn, "ROLLBACK", c->error, sizeof(c->error));
+}
+
+/* Connect, prepare the statements; the connection, or NULL with c->error set. */
+static MYSQL *
+open_session(mbm_client *c, mb_bind_ctx *bind, mbm_plans *plans)
+{
+	MYSQL	   *conn = mbm_connect(c->o, c->error, sizeof(c->error));
+
+	if (conn == NULL)
+		return NULL;
+	atomic_store(&c->worker.conn_id, mysql_thread_id(conn));
+	atomic_fetch_add(&c->sessions, 1);
+	if (prepare_plans(c, conn, bind, plans) != 0)
+	{
+		close_plans(plans);
+		atomic_store(&c->worker.conn_id, 0);
+		mysql_close(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+/* --reconnect: the old connection closed, a new one made and prepared. */
+static MYSQL *
+reopen_session(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
+{
+	close_plans(plans);
+	atomic_store(&c->worker.conn_id, 0);
+	mysql_close(conn);
+	return open_session(c, bind, plans);
+}
+
+/*
+ * --rate: sleep until the scheduled start (CLOCK_MONOTONIC ns), in slices
+ * short enough that a stop or a pause is seen at once.  The phase then.
+ */
+static int
+wait_until(mbm_client *c, uint64_t when)
+{
+	for (;;)
+	{
+		int			phase = atomic_load(c->phase);
+		uint64_t	now = now_ns();
+
+		if (now >= when || phase >= PHASE_STOP || phase == PHASE_PAUSE)
+			return phase;
+		sleep_ns(when - now < 10000000 ? when - now : 10000000);
+	}
 }
 
 static void *
 client_main(void *arg)
 {
 	mbm_client *c = arg;
+	const mbm_options *o = c->o;
 	MYSQL	   *conn;
 	mbm_plans	plans = {0};
 	mb_rng		rng;
 	mb_bind_ctx bind;
 	mb_text_buffers texts;
 	mb_bind_value *values;
+	mb_pacer	pacer;
+	bool		slot_pending = false;	/* --rate: scheduled, not yet run */
+	uint64_t	scheduled = 0;
+	uint64_t	session_events = 0;
+	uint64_t	reconnect_started = 0;	/* --reconnect: when the old session began to close */
 	int			qpe = mb_catalog_queries_per_event(c->w);
 	int			max_params = 1;
 	int			s;
 
 	mysql_thread_init();
-	mb_rng_seed(&rng, c->o->seeded ? c->o->seed : now_ns() ^ ((uint64_t) c->index << 40),
+	mb_rng_seed(&rng, o->seeded ? o->seed : now_ns() ^ ((uint64_t) c->index << 40),
 				(uint64_t) c->index);
-	mb_bind_ctx_init(&bind, &rng, (uint32_t) c->o->table_size, c->range, c->o->rand_type);
+	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
 	for (s = 0; s < MB_NUM_STMTS; s++)
 		if (mb_catalog_uses_stmt(c->w, (mb_stmt_id) s))
 		{
@@ -237,21 +401,37 @@ client_main(void *arg)
 				max_params = n;
 		}
 	values = calloc(max_params, sizeof(mb_bind_value));
+	if (o->ps_disable)
+	{
+		/*
+		 * The template, an integer of up to 11 characters and ", " per value,
+		 * at most one c and one pad value, each escaped (every byte doubled
+		 * at worst) and quoted.
+		 */
+		c->literal_len = 256 + (size_t) max_params * 13 + 2 * (MB_C_LEN + MB_PAD_LEN) + 8;
+		c->literal = malloc(c->literal_len);
+	}
 
-	conn = mbm_connect(c->o, c->error, sizeof(c->error));
-	if (conn)
-		atomic_store(&c->worker.conn_id, mysql_thread_id(conn));
-	if (conn == NULL || prepare_plans(c, conn, &bind, &plans) != 0)
+	conn = open_session(c, &bind, &plans);
+	if (conn == NULL)
 		goto failed;
 	atomic_store(&c->state, CLIENT_READY);
 
 	while (atomic_load(c->phase) == PHASE_SETUP)
 		sleep_ns(1000000);
+	if (o->rate > 0)
+	{
+		/* a stream of its own, so the keys drawn do not depend on the rate */
+		mb_pacer_init(&pacer, o->rate / o->threads, o->seeded ? o->seed : now_ns(),
+					  (uint64_t) c->index + 0x70000000u, now_ns());
+	}
 	for (;;)
 	{
 		int			phase = atomic_load(c->phase);
 		uint64_t	start,
 					end;
+		unsigned int code = 0;
+		int			ignored = -1;	/* the ignored error that ended the event */
 
 		if (phase >= PHASE_STOP)
 			break;
@@ -264,26 +444,78 @@ client_main(void *arg)
 			atomic_store(&c->state, CLIENT_READY);
 			continue;
 		}
+		if (o->rate > 0)
+		{
+			/* a pause keeps the arrival it interrupted: the schedule goes on */
+			if (!slot_pending)
+				scheduled = mb_pacer_next(&pacer);
+			slot_pending = true;
+			phase = wait_until(c, scheduled);
+			if (phase >= PHASE_STOP)
+				break;
+			if (phase == PHASE_PAUSE)
+				continue;
+			slot_pending = false;
+		}
 		if (phase == PHASE_MEASURE && !c->measured)
 		{
 			c->measured = true;
 			mb_rusage_take(&c->cpu_start, true);
 		}
-		start = now_ns();
-		if (run_event(c, conn, &plans, &bind, &texts, values) != 0)
+		/* a late arrival's wait, or the new session's cost, is the event's */
+		if (o->rate > 0)
+			start = scheduled;
+		else if (reconnect_started != 0)
+			start = reconnect_started;
+		else
+			start = now_ns();
+		reconnect_started = 0;
+		if (phase == PHASE_MEASURE && o->event_limit > 0 &&
+			atomic_fetch_add(c->claimed, 1) >= (uint_fast64_t) o->event_limit)
 		{
-			/* after the stop, an error is our own KILL QUERY or as good as one */
-			if (atomic_load(c->phase) >= PHASE_STOP)
-				break;
-			goto failed;
+			/* every event is taken: idle until the main thread ends the window */
+			while (atomic_load(c->phase) < PHASE_STOP)
+				sleep_ns(1000000);
+			break;
+		}
+		if (run_event(c, conn, &plans, &bind, &texts, values, &code) != 0)
+		{
+			ignored = ignored_index(o, code);
+			if (ignored < 0 || roll_back(c, conn) != 0)
+			{
+				/* after the stop, an error is our own KILL QUERY or as good as one */
+				if (atomic_load(c->phase) >= PHASE_STOP)
+					break;
+				goto failed;
+			}
 		}
 		end = now_ns();
 		if (phase == PHASE_MEASURE)
 		{
-			mb_hist_add(&c->latency, end - start);
 			c->last_event_end_ns = end;
-			atomic_fetch_add(&c->events, 1);
-			atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
+			if (ignored >= 0)
+			{
+				/* a rolled-back event's latency is not mixed with the others' */
+				atomic_fetch_add(&c->errors, 1);
+				atomic_fetch_add(&c->errors_by_code[ignored], 1);
+			}
+			else
+			{
+				mb_hist_add(&c->latency, end - start);
+				atomic_fetch_add(&c->events, 1);
+				atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
+			}
+		}
+		/* no new session when the run is over or no event is left for it */
+		if (o->reconnect > 0 && ++session_events >= (uint64_t) o->reconnect &&
+			atomic_load(c->phase) < PHASE_STOP &&
+			!(o->event_limit > 0 && atomic_load(c->claimed) >= (uint_fast64_t) o->event_limit))
+		{
+			reconnect_started = now_ns();
+			session_events = 0;
+			conn = reopen_session(c, conn, &bind, &plans);
+			if (conn == NULL)
+				goto failed;
 		}
 	}
 	if (c->measured)
@@ -294,6 +526,7 @@ client_main(void *arg)
 	close_plans(&plans);
 	mysql_close(conn);
 	free(values);
+	free(c->literal);
 	atomic_store(&c->state, CLIENT_DONE);
 	mysql_thread_end();
 	atomic_store(&c->worker.running, false);
@@ -304,6 +537,7 @@ failed:
 	if (conn)
 		mysql_close(conn);
 	free(values);
+	free(c->literal);
 	atomic_store(&c->state, CLIENT_FAILED);
 	mysql_thread_end();
 	atomic_store(&c->worker.running, false);
@@ -341,13 +575,16 @@ collect(mbm_client *clients, int n, uint64_t *events, uint64_t *queries,
 
 /*
  * Wait out a phase, printing progress lines when asked; 0, -1 if a client
- * failed, 1 if a stop signal came.
+ * failed, 1 if a stop signal came.  seconds 0: no time limit.  With an event
+ * limit (limit > 0, the measured window) the phase also ends once every
+ * event has been claimed; the clients then finish those in flight.
  */
 static int
-run_phase(mbm_client *clients, int n, double seconds, double interval)
+run_phase(mbm_client *clients, int n, double seconds, double interval,
+		  atomic_uint_fast64_t *claimed, int64_t limit)
 {
 	uint64_t	start = now_ns();
-	uint64_t	end = start + (uint64_t) (seconds * 1e9);
+	uint64_t	end = seconds > 0 ? start + (uint64_t) (seconds * 1e9) : UINT64_MAX;
 	uint64_t	next = interval > 0 ? start + (uint64_t) (interval * 1e9) : UINT64_MAX;
 	uint64_t	prev_events = 0,
 				prev_queries = 0,
@@ -372,6 +609,8 @@ run_phase(mbm_client *clients, int n, double seconds, double interval)
 			break;
 		}
 		if (now >= end)
+			break;
+		if (limit > 0 && atomic_load(claimed) >= (uint_fast64_t) limit)
 			break;
 		if (now >= next)
 		{
@@ -399,8 +638,9 @@ run_phase(mbm_client *clients, int n, double seconds, double interval)
 			next += (uint64_t) (interval * 1e9);
 			continue;
 		}
-		sleep_ns(((next < end ? next : end) - now) < 10000000 ?
-				 ((next < end ? next : end) - now) : 10000000);
+		/* short sleeps: a signal, a failure or the last event is seen soon */
+		sleep_ns(((next < end ? next : end) - now) < (limit > 0 ? 1000000 : 10000000) ?
+				 ((next < end ? next : end) - now) : (limit > 0 ? 1000000 : 10000000));
 	}
 	free(prev);
 	free(cur);
@@ -460,8 +700,10 @@ sum_client_cpu(mbm_client *clients, int n, mb_rusage *sum)
 }
 
 static void
-print_summary(const mbm_result *r)
+print_summary(const mbm_options *o, const mbm_result *r)
 {
+	int			i;
+
 	printf("\nSQL statistics:\n");
 	printf("    transactions:                        %-10llu (%.2f per sec.)\n",
 		   (unsigned long long) r->events, r->events / r->elapsed_s);
@@ -469,6 +711,14 @@ print_summary(const mbm_result *r)
 		   (unsigned long long) r->queries, r->queries / r->elapsed_s);
 	printf("    ignored errors:                      %-10llu (%.2f per sec.)\n",
 		   (unsigned long long) r->errors, r->errors / r->elapsed_s);
+	for (i = 0; i < o->n_ignored; i++)
+		if (r->errors_by_code[i] > 0)
+			printf("        error %-5u                      %-10llu (%.2f per sec.)\n",
+				   o->ignore_codes[i], (unsigned long long) r->errors_by_code[i],
+				   r->errors_by_code[i] / r->elapsed_s);
+	if (o->reconnect > 0)
+		printf("    sessions:                            %-10llu (%d thread(s), every %d events)\n",
+			   (unsigned long long) r->sessions, o->threads, o->reconnect);
 	if (r->rows_scanned >= 0)
 		printf("    rows scanned:                        %-10lld (%.2f per sec.)\n",
 			   (long long) r->rows_scanned, r->rows_scanned / r->elapsed_s);
@@ -530,6 +780,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	mbm_result *r = calloc(1, sizeof(mbm_result));
 	/* on the heap with the clients: an abandoned client still reads it */
 	atomic_int *phase = malloc(sizeof(atomic_int));
+	atomic_uint_fast64_t *claimed = malloc(sizeof(atomic_uint_fast64_t));
 	int64_t    *scan_rows = calloc(n, sizeof(int64_t));
 	char		err[512];
 	MYSQL	   *conn;
@@ -552,6 +803,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	if (in_file_only)
 		*in_file_only = false;
 	atomic_init(phase, PHASE_SETUP);
+	atomic_init(claimed, 0);
 	r->workload = w;
 	r->range = mb_catalog_effective_range(w, o->range_size);
 	r->rows_scanned = -1;
@@ -590,9 +842,31 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		return 128 + mbm_stop_signal();
 	}
 
-	printf("microbench-mysql %s: %s on %s %s, %d thread(s), %.0fs measured after %.0fs warm-up\n\n",
-		   MBM_VERSION, w->name, r->server.dbms, r->server.version, n, o->time_s, o->warmup_s);
-	fflush(stdout);
+	{
+		char		window[128];
+		char		driven[256] = "";
+		size_t		len = 0;
+
+		if (o->event_limit > 0 && o->time_s > 0)
+			snprintf(window, sizeof(window), "%lld events or %.0fs, whichever first,",
+					 (long long) o->event_limit, o->time_s);
+		else if (o->event_limit > 0)
+			snprintf(window, sizeof(window), "%lld events", (long long) o->event_limit);
+		else
+			snprintf(window, sizeof(window), "%.0fs", o->time_s);
+		/* what drives the run differently from the defaults, said up front */
+		if (o->ps_disable)
+			len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", statements as text");
+		if (o->rate > 0)
+			len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", %g events/s", o->rate);
+		if (o->reconnect > 0)
+			len += (size_t) snprintf(driven + len, sizeof(driven) - len,
+									 ", reconnect every %d events", o->reconnect);
+		printf("microbench-mysql %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
+			   MBM_VERSION, w->name, r->server.dbms, r->server.version, n, driven, window,
+			   o->warmup_s);
+		fflush(stdout);
+	}
 
 	for (i = 0; i < n; i++)
 	{
@@ -601,6 +875,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		clients[i].w = w;
 		clients[i].range = r->range;
 		clients[i].phase = phase;
+		clients[i].claimed = claimed;
 		atomic_init(&clients[i].state, CLIENT_STARTING);
 		atomic_init(&clients[i].worker.running, true);
 		atomic_init(&clients[i].worker.conn_id, 0);
@@ -635,7 +910,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
 	{
 		set_phase(phase, PHASE_WARMUP);
-		rc = run_phase(clients, n, o->warmup_s, 0);
+		rc = run_phase(clients, n, o->warmup_s, 0, claimed, 0);
 		if (rc < 0)
 			failed = failed_client(clients, n);
 		else if (rc > 0)
@@ -657,7 +932,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		window_start = now_ns();
 		r->started_at = wall_clock_s();
 		set_phase(phase, PHASE_MEASURE);
-		rc = run_phase(clients, n, o->time_s, o->report_interval);
+		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit);
 		if (rc < 0)
 			failed = failed_client(clients, n);
 		else if (rc > 0)
@@ -715,6 +990,14 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->elapsed_s = (window_end - window_start) / 1e9;
 	r->ended_at = r->started_at + r->elapsed_s;
 	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
+	for (i = 0; i < n; i++)
+	{
+		int			e;
+
+		r->sessions += atomic_load(&clients[i].sessions);
+		for (e = 0; e < o->n_ignored; e++)
+			r->errors_by_code[e] += atomic_load(&clients[i].errors_by_code[e]);
+	}
 	if (window_costs && all_ended && interrupted_in < 0)
 	{
 		sum_client_cpu(clients, n, &r->client_cpu);
@@ -730,7 +1013,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	{
 		/* what was measured, marked so nobody takes it for a result */
 		if (r->events > 0)
-			print_summary(r);
+			print_summary(o, r);
 		printf("\ninterrupted by %s after %.1f s of the measured window: %snot recorded\n",
 			   mbm_stop_signal_name(), (stopped_at - window_start) / 1e9,
 			   r->events > 0 ? "" : "nothing measured, ");
@@ -738,7 +1021,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		rc = 128 + mbm_stop_signal();
 		goto done;
 	}
-	print_summary(r);
+	print_summary(o, r);
 	rc = o->no_record ? MBM_EXIT_OK : mbm_record_result(o, r, in_file_only);
 
 done:
@@ -747,6 +1030,7 @@ done:
 	{
 		free(clients);
 		free(phase);
+		free(claimed);
 	}
 	mbm_cost_snapshot_free(&cost_start);
 	mbm_cost_snapshot_free(&cost_end);

@@ -30,6 +30,25 @@ expect_bad "absurd time" mbm --time=1e12 run point-query
 expect_bad "negative range size" mbm --range-size=-5 run read-only_range=10
 expect_bad "zero threads" mbm --threads=0 run point-query
 
+# the run options (docs/run-options.md)
+expect_bad "unknown --db-ps-mode" mbm --db-ps-mode=sometimes run point-query
+expect_bad "negative --rate" mbm --rate=-5 run point-query
+expect_bad "NaN --rate" mbm --rate=nan run point-query
+expect_bad "--events=0" mbm --events=0 run point-query
+expect_bad "--time=0 without --events" mbm --time=0 run point-query
+grep -q -- "needs --events" "$err"
+ok $? "... says it needs --events"
+expect_bad "--ignore-errors=2013 (lost connection)" mbm --ignore-errors=2013 run point-query
+grep -q "error 2013 cannot be ignored" "$err"
+ok $? "... says the error cannot be ignored"
+expect_bad "--ignore-errors=1213,2006" mbm --ignore-errors=1213,2006 run point-query
+expect_bad "--ignore-errors=1927 (connection killed)" mbm --ignore-errors=1927 run point-query
+expect_bad "--ignore-errors=abc" mbm --ignore-errors=abc run point-query
+grep -q 'not "abc"' "$err"
+ok $? "... names what is not an error number"
+expect_bad "--reconnect=-1" mbm --reconnect=-1 run point-query
+expect_bad "--events in a suite" mbm --events=100 suite
+
 # more tables than prepare made, or none at all: say to run prepare
 expect_bad "more tables than exist" mbm --tables=9 run point-query
 grep -q -E "^microbench-mysql: table sbtest[2-9] does not exist in database sbtest \(--tables=9\): run prepare with --tables=9$" "$err"
