@@ -234,7 +234,9 @@ CREATE FUNCTION microbench.suite_step(n integer, steps integer, kind text, workl
                                       phase text, seconds float8, remaining float8,
                                       target text, label text, clients integer,
                                       warmup float8, tables integer,
-                                      report_interval float8, started timestamptz)
+                                      report_interval float8, started timestamptz,
+                                      ignore_errors text[], ps_mode text, rate float8,
+                                      reconnect integer)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -261,7 +263,9 @@ BEGIN
     FROM @extschema@.bench_run(workload, seconds => seconds, clients => clients,
                                warmup => warmup, tables => tables, label => label,
                                phase => coalesce(phase, 'pre'),
-                               report_interval => report_interval) r;
+                               report_interval => report_interval,
+                               ignore_errors => ignore_errors, ps_mode => ps_mode,
+                               rate => rate, reconnect => reconnect) r;
     IF kind = 'warmup' THEN
         DELETE FROM microbench.runs r WHERE r.run_id = this_run;
     END IF;
@@ -275,12 +279,16 @@ $fn$;
 -- cannot pin its search_path with SET, so this body only calls
 -- schema-qualified functions, which do the work with a pinned search_path,
 -- and uses no operator that the caller's search_path could redirect.
+-- ignore_errors, ps_mode, rate and reconnect apply to every run, as for
+-- bench_run (docs/run-options.md).
 CREATE PROCEDURE bench_suite(label text DEFAULT NULL,
                              read_seconds float8 DEFAULT 60, write_seconds float8 DEFAULT 90,
                              insert_seconds float8 DEFAULT 60,
                              clients integer DEFAULT 1, warmup float8 DEFAULT 5,
                              tables integer DEFAULT 1, table_size bigint DEFAULT NULL,
-                             workloads text[] DEFAULT NULL, report_interval float8 DEFAULT 0)
+                             workloads text[] DEFAULT NULL, report_interval float8 DEFAULT 0,
+                             ignore_errors text[] DEFAULT NULL, ps_mode text DEFAULT 'auto',
+                             rate float8 DEFAULT 0, reconnect integer DEFAULT 0)
 LANGUAGE plpgsql
 AS $proc$
 DECLARE
@@ -295,7 +303,8 @@ BEGIN
                                                   insert_seconds, warmup) LOOP
         PERFORM microbench.suite_step(s.n, s.steps, s.kind, s.workload, s.phase, s.seconds,
                                       s.remaining, target, label, clients, warmup, tables,
-                                      report_interval, started);
+                                      report_interval, started, ignore_errors, ps_mode,
+                                      rate, reconnect);
         COMMIT;
     END LOOP;
     PERFORM microbench.suite_done(started);
@@ -313,7 +322,7 @@ END
 $fn$;
 
 COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer, bigint,
-                                 text[], float8) IS
+                                 text[], float8, text[], text, float8, integer) IS
     'the standard suite of WORKLOADS.md, committing after every run';
 
 -- ---- who may run benchmarks ----------------------------------------------
@@ -332,12 +341,14 @@ REVOKE EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
     microbench.suite_steps(text[], float8, float8, float8, float8),
     microbench.suite_start(regclass, text, text[], integer, bigint),
     microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
-                          integer, float8, integer, float8, timestamptz),
+                          integer, float8, integer, float8, timestamptz, text[], text, float8,
+                          integer),
     microbench.suite_done(timestamptz),
     microbench.import_runs()
     FROM PUBLIC;
 REVOKE EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
-                                        bigint, text[], float8) FROM PUBLIC;
+                                        bigint, text[], float8, text[], text, float8, integer)
+    FROM PUBLIC;
 
 DO $roles$
 BEGIN
@@ -357,12 +368,14 @@ GRANT EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
     microbench.suite_steps(text[], float8, float8, float8, float8),
     microbench.suite_start(regclass, text, text[], integer, bigint),
     microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
-                          integer, float8, integer, float8, timestamptz),
+                          integer, float8, integer, float8, timestamptz, text[], text, float8,
+                          integer),
     microbench.suite_done(timestamptz),
     microbench.import_runs()
     TO microbench_user;
 GRANT EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
-                                       bigint, text[], float8) TO microbench_user;
+                                       bigint, text[], float8, text[], text, float8, integer)
+    TO microbench_user;
 GRANT USAGE ON SCHEMA microbench TO microbench_user;
 -- DELETE: bench_suite drops its warm-up rows, and users drop bad runs
 GRANT SELECT, INSERT, DELETE ON microbench.runs TO microbench_user;

@@ -64,6 +64,9 @@ CREATE SCHEMA suite;
 SET search_path = suite, public;
 CALL bench_suite('suite-ok', read_seconds => 0.2, write_seconds => 0.2, insert_seconds => 0.2,
                  warmup => 0, table_size => 2000);
+CALL bench_suite('suite-options', read_seconds => 0.2, write_seconds => 0.2, warmup => 0,
+                 workloads => ARRAY['point-query', 'update-index'], ps_mode => 'disable',
+                 ignore_errors => ARRAY['40P01'], rate => 500, reconnect => 20);
 CREATE FUNCTION suite.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.label = 'suite-fail' AND NEW.workload = 'range-covered-pk' THEN

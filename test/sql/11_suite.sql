@@ -4,7 +4,7 @@
 -- one labelled suite-ok, and suite-fail, stopped on purpose at
 -- range-covered-pk, its third run.
 BEGIN;
-SELECT plan(7);
+SELECT plan(8);
 
 SELECT results_eq(
     $$SELECT workload, phase FROM microbench.runs WHERE label = 'suite-ok' ORDER BY run_id$$,
@@ -36,6 +36,11 @@ SELECT results_eq(
 SELECT is((SELECT count(*) FROM microbench.runs WHERE label = 'suite-ok' AND phase = 'pre'
            AND workload IN (SELECT name FROM bench_workloads() WHERE grp = 'writes')), 0::bigint,
           'no write runs in the pre phase');
+
+SELECT is((SELECT array_agg(DISTINCT concat_ws('|', ps_mode, ignored_errors, rate, reconnect))
+           FROM microbench.runs WHERE label = 'suite-options'),
+          ARRAY['disable|40P01|500|20'],
+          'the suite hands ps_mode, ignore_errors, rate and reconnect to every run');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -14,7 +14,7 @@ SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not 
 FROM unnest(ARRAY[
     'bench_prepare(integer, bigint, bigint, text)',
     'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8, text[], text, float8, bigint, integer)',
-    'bench_suite(text, float8, float8, float8, integer, float8, integer, bigint, text[], float8)',
+    'bench_suite(text, float8, float8, float8, integer, float8, integer, bigint, text[], float8, text[], text, float8, integer)',
     'microbench_load_table(regclass, bigint, bigint)',
     'microbench_vacuum_analyze(integer)']) AS f;
 SELECT ok(has_function_privilege('mb_plain', 'bench_workloads()', 'EXECUTE'),
@@ -88,7 +88,7 @@ SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1)
            JOIN pg_language l ON l.oid = p.prolang
            WHERE l.lanname IN ('sql', 'plpgsql')
              AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)),
-          ARRAY['bench_suite(text,double precision,double precision,double precision,integer,double precision,integer,bigint,text[],double precision)'],
+          ARRAY['bench_suite(text,double precision,double precision,double precision,integer,double precision,integer,bigint,text[],double precision,text[],text,double precision,integer)'],
           'every SQL function pins search_path (bench_suite, a procedure that commits, cannot: its body calls only qualified, pinned functions)');
 
 -- ---- a hostile search_path cannot redirect the extension's own queries ----
