@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mysql.h>
 
@@ -299,5 +300,10 @@ extern int	mbm_record_result(const mbm_options *o, const mbm_result *r,
 extern int	mbm_results_db_check(const char *conninfo, char *err, size_t errlen);
 /* How to load a results file into the results database. */
 extern void mbm_print_load_recipe(const char *results_file);
+/* s as a JSON string, quotes and control characters escaped (mbm_results.c). */
+extern void mbm_json_string(FILE *f, const char *s);
+
+/* Nanoseconds on the monotonic clock (mbm_run.c). */
+extern uint64_t mbm_now_ns(void);
 
 #endif							/* MBM_H */

@@ -173,24 +173,6 @@ status_delta(const char *start, const char *end, char *buf, size_t buflen, doubl
 	return false;
 }
 
-static void
-json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-	{
-		unsigned char ch = (unsigned char) *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 /* {"name": delta, ...} of every numeric variable that changed; malloc'ed. */
 static char *
 status_json(const mbm_status *start, const mbm_status *end)
@@ -215,7 +197,7 @@ status_json(const mbm_status *start, const mbm_status *end)
 			continue;
 		if (!first)
 			fputs(", ", f);
-		json_string(f, end->vars[i].name);
+		mbm_json_string(f, end->vars[i].name);
 		fprintf(f, ": %s", buf);
 		first = false;
 	}

@@ -296,8 +296,8 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	return run_id;
 }
 
-static void
-json_string(FILE *f, const char *s)
+void
+mbm_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++)
@@ -330,14 +330,14 @@ append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 	{
 		if (i)
 			fputs(", ", f);
-		json_string(f, rw->cols[i].column);
+		mbm_json_string(f, rw->cols[i].column);
 		fputs(": ", f);
 		if (rw->cols[i].text == NULL)
 			fputs("null", f);
 		else if (rw->cols[i].kind != COL_TEXT)
 			fputs(rw->cols[i].text, f);
 		else
-			json_string(f, rw->cols[i].text);
+			mbm_json_string(f, rw->cols[i].text);
 	}
 	fputs("}\n", f);
 	if (fclose(f) != 0)

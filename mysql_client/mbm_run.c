@@ -102,8 +102,8 @@ typedef struct mbm_client
 	char		error[512];
 } mbm_client;
 
-static uint64_t
-now_ns(void)
+uint64_t
+mbm_now_ns(void)
 {
 	struct timespec ts;
 
@@ -360,7 +360,7 @@ wait_until(mbm_client *c, uint64_t when)
 	for (;;)
 	{
 		int			phase = atomic_load(c->phase);
-		uint64_t	now = now_ns();
+		uint64_t	now = mbm_now_ns();
 
 		if (now >= when || phase >= PHASE_STOP || phase == PHASE_PAUSE)
 			return phase;
@@ -389,7 +389,7 @@ client_main(void *arg)
 	int			s;
 
 	mysql_thread_init();
-	mb_rng_seed(&rng, o->seeded ? o->seed : now_ns() ^ ((uint64_t) c->index << 40),
+	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
 				(uint64_t) c->index);
 	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
 	for (s = 0; s < MB_NUM_STMTS; s++)
@@ -422,8 +422,8 @@ client_main(void *arg)
 	if (o->rate > 0)
 	{
 		/* a stream of its own, so the keys drawn do not depend on the rate */
-		mb_pacer_init(&pacer, o->rate / o->threads, o->seeded ? o->seed : now_ns(),
-					  (uint64_t) c->index + 0x70000000u, now_ns());
+		mb_pacer_init(&pacer, o->rate / o->threads, o->seeded ? o->seed : mbm_now_ns(),
+					  (uint64_t) c->index + 0x70000000u, mbm_now_ns());
 	}
 	for (;;)
 	{
@@ -468,7 +468,7 @@ client_main(void *arg)
 		else if (reconnect_started != 0)
 			start = reconnect_started;
 		else
-			start = now_ns();
+			start = mbm_now_ns();
 		reconnect_started = 0;
 		if (phase == PHASE_MEASURE && o->event_limit > 0 &&
 			atomic_fetch_add(c->claimed, 1) >= (uint_fast64_t) o->event_limit)
@@ -489,7 +489,7 @@ client_main(void *arg)
 				goto failed;
 			}
 		}
-		end = now_ns();
+		end = mbm_now_ns();
 		if (phase == PHASE_MEASURE)
 		{
 			c->last_event_end_ns = end;
@@ -511,7 +511,7 @@ client_main(void *arg)
 			atomic_load(c->phase) < PHASE_STOP &&
 			!(o->event_limit > 0 && atomic_load(c->claimed) >= (uint_fast64_t) o->event_limit))
 		{
-			reconnect_started = now_ns();
+			reconnect_started = mbm_now_ns();
 			session_events = 0;
 			conn = reopen_session(c, conn, &bind, &plans);
 			if (conn == NULL)
@@ -583,7 +583,7 @@ static int
 run_phase(mbm_client *clients, int n, double seconds, double interval,
 		  atomic_uint_fast64_t *claimed, int64_t limit)
 {
-	uint64_t	start = now_ns();
+	uint64_t	start = mbm_now_ns();
 	uint64_t	end = seconds > 0 ? start + (uint64_t) (seconds * 1e9) : UINT64_MAX;
 	uint64_t	next = interval > 0 ? start + (uint64_t) (interval * 1e9) : UINT64_MAX;
 	uint64_t	prev_events = 0,
@@ -596,7 +596,7 @@ run_phase(mbm_client *clients, int n, double seconds, double interval,
 
 	for (;;)
 	{
-		uint64_t	now = now_ns();
+		uint64_t	now = mbm_now_ns();
 
 		if (failed_client(clients, n) >= 0)
 		{
@@ -929,7 +929,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	if (failure == NULL && failed < 0 && interrupted_in < 0)
 	{
 		mbm_cost_take(&probe, &cost_start, true);
-		window_start = now_ns();
+		window_start = mbm_now_ns();
 		r->started_at = wall_clock_s();
 		set_phase(phase, PHASE_MEASURE);
 		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit);
@@ -938,7 +938,7 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		else if (rc > 0)
 			interrupted_in = PHASE_MEASURE;
 	}
-	stopped_at = now_ns();
+	stopped_at = mbm_now_ns();
 	set_phase(phase, PHASE_STOP);
 	/* the window's end: every last event done, no statement closed yet */
 	if (failure == NULL && failed < 0 && interrupted_in < 0 &&

@@ -146,15 +146,6 @@ mbm_stop_exit(int rc)
 	return 128 + sig;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 /* KILL QUERY for every busy worker with a connection; how many were sent. */
 static int
 kill_queries(const mbm_options *o, mbm_worker **workers, int n, char *err, size_t errlen)
@@ -185,13 +176,13 @@ bool
 mbm_workers_wait(const mbm_options *o, mbm_worker **workers, int n, bool hurry,
 				 atomic_bool *stop)
 {
-	uint64_t	since = hurry ? now_ns() : 0;
+	uint64_t	since = hurry ? mbm_now_ns() : 0;
 	bool		kill_sent = false;
 
 	for (;;)
 	{
 		struct timespec ts = {0, 5000000};
-		uint64_t	now = now_ns();
+		uint64_t	now = mbm_now_ns();
 		int			busy = 0;
 		int			i;
 
