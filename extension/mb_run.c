@@ -464,28 +464,12 @@ abort_workers(dsm_segment *seg, Datum arg)
 static void
 start_worker(mb_run *run, int i)
 {
-	BackgroundWorker worker;
+	char		name[BGW_MAXLEN];
 	BackgroundWorkerHandle *handle;
-	MemoryContext oldcxt;
-	bool		registered;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
-		BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_worker_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "microbench client %d", i + 1);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(run->seg));
-	memcpy(worker.bgw_extra, &i, sizeof(int));
-	worker.bgw_notify_pid = MyProcPid;
-
-	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
-	registered = RegisterDynamicBackgroundWorker(&worker, &handle);
-	MemoryContextSwitchTo(oldcxt);
-	if (!registered)
+	snprintf(name, sizeof(name), "microbench client %d", i + 1);
+	handle = mb_register_worker("mb_worker_main", name, run->seg, i);
+	if (handle == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start benchmark client %d of %d", i + 1, run->shared->clients),
@@ -762,9 +746,8 @@ sum_costs(mb_run *run, mb_totals *t)
 		sum->shared_written += c->shared_written;
 		sum->instructions += c->instructions;
 		sum->cycles += c->cycles;
-		if (hw && !c->hw_counted)
-			strlcpy(sum->hw_note, c->hw_note, sizeof(sum->hw_note));
-		else if (hw && sum->hw_note[0] == '\0')
+		/* the note of the first client that could not count, else what was counted */
+		if (hw && (!c->hw_counted || sum->hw_note[0] == '\0'))
 			strlcpy(sum->hw_note, c->hw_note, sizeof(sum->hw_note));
 		hw &= c->hw_counted;
 	}

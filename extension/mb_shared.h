@@ -16,6 +16,8 @@
 #include "postgres.h"
 
 #include "port/atomics.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
 
 #include "mb_catalog.h"
 #include "mb_cost.h"
@@ -165,5 +167,15 @@ extern PGDLLEXPORT void mb_worker_main(Datum main_arg);
  */
 extern void mb_check_worker_role(Oid role_id, int clients);
 extern void mb_worker_connect(Oid database_id, Oid role_id);
+
+/*
+ * Register a dynamic background worker of this library running function,
+ * mapping seg, with extra (a client index) in bgw_extra; never restarted,
+ * and this backend is notified when it starts and stops.  The handle is in
+ * TopMemoryContext, because detach callbacks use it during error recovery.
+ * NULL when no worker slot is free.
+ */
+extern BackgroundWorkerHandle *mb_register_worker(const char *function, const char *name,
+												  dsm_segment *seg, int extra);
 
 #endif							/* MB_SHARED_H */

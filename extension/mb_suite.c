@@ -167,10 +167,7 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 	Oid			relid = RelnameGetRelid("sbtest1");
 	dsm_segment *seg;
 	mb_maintenance_shared *shared;
-	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
-	MemoryContext oldcxt;
-	bool		registered;
 	pid_t		pid;
 
 	if (!OidIsValid(relid))
@@ -192,21 +189,8 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 	shared->tables = tables;
 	strlcpy(shared->schema, get_namespace_name(get_rel_namespace(relid)), NAMEDATALEN);
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "mb_maintenance_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "microbench maintenance");
-	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
-	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
-	worker.bgw_notify_pid = MyProcPid;
-	/* the detach callback may run during error recovery: keep the handle */
-	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
-	registered = RegisterDynamicBackgroundWorker(&worker, &handle);
-	MemoryContextSwitchTo(oldcxt);
-	if (!registered)
+	handle = mb_register_worker("mb_maintenance_main", "microbench maintenance", seg, 0);
+	if (handle == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start the maintenance worker"),

@@ -395,10 +395,8 @@ record_costs(mb_worker_ctx *ctx, const mb_cost_snapshot *start,
 	c->cycles += cycles;
 	/* a session that could not count makes the client's total unknown */
 	if (!c->measured || !counted)
-	{
-		c->hw_counted = counted && !c->measured ? true : (c->hw_counted && counted);
 		strlcpy(c->hw_note, note, sizeof(c->hw_note));
-	}
+	c->hw_counted = counted && (c->hw_counted || !c->measured);
 	pg_memory_barrier();
 	c->measured = true;
 }
@@ -560,7 +558,8 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 			start_ns = slot->reconnect_started_ns;	/* the new session's cost */
 		else
 			start_ns = mb_now_ns();
-		slot->reconnect_started_ns = 0;
+		if (slot->reconnect_started_ns != 0)
+			slot->reconnect_started_ns = 0; /* once per session, not per event */
 
 		if (phase == MB_PHASE_MEASURE && !measuring)
 		{
@@ -657,6 +656,32 @@ mb_check_worker_role(Oid role_id, int clients)
 						clients, NameStr(role->rolname), role->rolconnlimit),
 				 errhint("Use fewer clients or raise the role's CONNECTION LIMIT.")));
 	ReleaseSysCache(tup);
+}
+
+BackgroundWorkerHandle *
+mb_register_worker(const char *function, const char *name, dsm_segment *seg, int extra)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	MemoryContext oldcxt;
+	bool		registered;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "microbench");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "%s", function);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "%s", name);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "microbench");
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	memcpy(worker.bgw_extra, &extra, sizeof(int));
+	worker.bgw_notify_pid = MyProcPid;
+
+	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+	registered = RegisterDynamicBackgroundWorker(&worker, &handle);
+	MemoryContextSwitchTo(oldcxt);
+	return registered ? handle : NULL;
 }
 
 /* Connect to the database as the role, with no privilege the role lacks. */
