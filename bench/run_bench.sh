@@ -220,9 +220,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
         s=$(qps_sysbench); p=$(qps_proc); n=$(qps_ours_uncounted); o=$(qps_ours)
     fi
     qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
-    rn+=("$(ratio3 "$o" "$n")") rp+=("$(ratio "$o" "$p")") rs+=("$(ratio "$o" "$s")")
+    rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p")") rs+=("$(ratio "$o" "$s")")
     printf '  round %d: ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)   (loadavg %s)\n' \
-        "$r" "$o" "$n" "$(ratio3 "$o" "$n")" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
+        "$r" "$o" "$n" "$(ratio "$o" "$n" 3)" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
 done
 echo
 
@@ -240,7 +240,7 @@ printf '%-40s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
 row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" \
     "$(median "${rp[@]}")" "$(ratio "$mo" "$mp")" ">=" 1.2
 row "point-query QPS, costs counted vs not" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mn")" \
-    "$(median "${rn[@]}")" "$(ratio3 "$mo" "$mn")" ">=" 0.99
+    "$(median "${rn[@]}")" "$(ratio "$mo" "$mn" 3)" ">=" 0.99
 row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" \
     "$(median "${rs[@]}")" "$(ratio "$mo" "$ms")" ">=" 4
 row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" \

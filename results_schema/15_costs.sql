@@ -12,7 +12,8 @@
 --     STATUS deltas (server_status).
 --
 -- A figure that could not be counted is NULL, and the *_note columns say
--- why; nothing is estimated.  microbench.run_costs divides by queries.
+-- why; nothing is estimated.  microbench.run_costs (30_reports.sql, beside
+-- the report metrics it is made of) divides by queries.
 -- ADD COLUMN IF NOT EXISTS also upgrades a results database created before
 -- these columns existed.
 
@@ -80,52 +81,3 @@ COMMENT ON COLUMN microbench.runs.client_cpu_user_seconds IS
 COMMENT ON COLUMN microbench.runs.client_cpu_system_seconds IS 'system CPU of the same threads';
 COMMENT ON COLUMN microbench.runs.server_status IS
     'MySQL/MariaDB: SHOW GLOBAL STATUS counters that changed over the measured window, as deltas';
-
--- Every cost per query (and per event where sysbench users expect it), with
--- the throughput beside it: the absolute per-run table of a cost report.
-CREATE OR REPLACE VIEW microbench.run_costs AS
-SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.qps,
-       (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6 / nullif(r.queries, 0) AS cpu_us_per_query,
-       (r.voluntary_cs + r.involuntary_cs)::double precision / nullif(r.queries, 0) AS cs_per_query,
-       r.wal_bytes::double precision / nullif(r.queries, 0) AS wal_bytes_per_query,
-       r.wal_fpi::double precision / nullif(r.queries, 0) AS wal_fpi_per_query,
-       r.shared_blks_hit::double precision / nullif(r.queries, 0) AS buffer_hits_per_query,
-       r.shared_blks_read::double precision / nullif(r.queries, 0) AS buffer_reads_per_query,
-       r.shared_blks_dirtied::double precision / nullif(r.queries, 0) AS buffers_dirtied_per_query,
-       r.shared_blks_written::double precision / nullif(r.queries, 0) AS buffers_written_per_query,
-       r.instructions::double precision / nullif(r.queries, 0) AS instructions_per_query,
-       r.cycles::double precision / nullif(r.queries, 0) AS cycles_per_query,
-       r.instructions::double precision / nullif(r.cycles, 0) AS ipc,
-       (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
-           AS host_cpu_us_per_query,
-       r.host_context_switches::double precision / nullif(r.queries, 0) AS host_cs_per_query,
-       100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds)
-           / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds
-                    + r.host_cpu_iowait_seconds + r.host_cpu_idle_seconds, 0) AS host_cpu_busy_pct,
-       100 * r.host_cpu_iowait_seconds
-           / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds
-                    + r.host_cpu_iowait_seconds + r.host_cpu_idle_seconds, 0) AS host_cpu_iowait_pct,
-       r.disk_read_kb / nullif(r.queries, 0) AS rkb_per_query,
-       r.disk_write_kb / nullif(r.queries, 0) AS wkb_per_query,
-       r.disk_reads::double precision / nullif(r.queries, 0) AS disk_reads_per_query,
-       r.disk_writes::double precision / nullif(r.queries, 0) AS disk_writes_per_query,
-       (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
-           AS client_cpu_us_per_query,
-       -- a counter missing from server_status did not change: 0
-       coalesce((r.server_status ->> 'Innodb_rows_read')::double precision,
-                (r.server_status ->> 'Rows_read')::double precision,
-                CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-           AS rows_read_per_query,
-       coalesce((r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-           AS innodb_bp_requests_per_query,
-       coalesce((r.server_status ->> 'Innodb_buffer_pool_reads')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-           AS innodb_bp_reads_per_query,
-       coalesce((r.server_status ->> 'Innodb_data_written')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / 1024 / nullif(r.queries, 0)
-           AS innodb_data_written_kb_per_query,
-       coalesce((r.server_status ->> 'Innodb_os_log_written')::double precision, CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-           AS innodb_log_bytes_per_query,
-       r.hw_counters_note, r.disk_device, r.disk_note
-FROM microbench.runs r;
-
-COMMENT ON VIEW microbench.run_costs IS
-    'per run: QPS and every cost per query (CPU, context switches, WAL, buffers, HW counters, host CPU and disk, client CPU, InnoDB counters)';

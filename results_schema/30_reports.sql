@@ -42,26 +42,50 @@ AS $$
         ('cpu_per_query', 'us', true, 'CPU (user + system) of the processes that ran the statements, per query'),
         ('cs_per_query', 'switches', true, 'context switches (voluntary + involuntary) of those processes, per query'),
         ('wal_bytes_per_query', 'bytes', true, 'WAL bytes written per query'),
+        ('wal_fpi_per_query', 'pages', true, 'WAL full-page images per query'),
         ('buffer_hits_per_query', 'blocks', true, 'shared buffer hits per query'),
         ('buffer_reads_per_query', 'blocks', true, 'shared buffers read in per query'),
+        ('buffers_dirtied_per_query', 'blocks', true, 'shared buffers dirtied per query'),
+        ('buffers_written_per_query', 'blocks', true, 'shared buffers written out by the clients per query'),
         ('instructions_per_query', 'instructions', true, 'instructions retired per query (hardware counter)'),
         ('cycles_per_query', 'cycles', true, 'CPU cycles per query (hardware counter)'),
         ('ipc', 'instructions/cycle', false, 'instructions per cycle'),
         ('host_cpu_per_query', 'us', true, 'host-wide busy CPU (user + system) per query'),
         ('host_cs_per_query', 'switches', true, 'host-wide context switches per query (vmstat cs / QPS)'),
+        ('host_cpu_busy_pct', '%', true, 'host CPU busy (user + system) over the window, as vmstat us + sy'),
+        ('host_cpu_iowait_pct', '%', true, 'host CPU waiting for IO over the window, as vmstat wa'),
         ('rkb_per_query', 'KB', true, 'KB read from the data directory''s disk per query'),
         ('wkb_per_query', 'KB', true, 'KB written to the data directory''s disk per query'),
+        ('disk_reads_per_query', 'operations', true, 'read operations on the data directory''s disk per query'),
+        ('disk_writes_per_query', 'operations', true, 'write operations on the data directory''s disk per query'),
         ('client_cpu_per_query', 'us', true, 'CPU of the benchmark client threads per query (microbench-mysql)'),
         ('rows_read_per_query', 'rows', true, 'rows the server read per query (MySQL/MariaDB status Innodb_rows_read or Rows_read)'),
         ('innodb_bp_requests_per_query', 'pages', true, 'InnoDB buffer pool read requests per query'),
+        ('innodb_bp_reads_per_query', 'pages', true, 'InnoDB buffer pool reads from disk per query'),
+        ('innodb_data_written_kb_per_query', 'KB', true, 'InnoDB data written per query'),
         ('innodb_log_bytes_per_query', 'bytes', true, 'InnoDB redo log bytes written per query')
 $$;
 
 COMMENT ON FUNCTION microbench.metrics() IS
     'the metrics bench_report(metric => ...) compares, with unit and direction';
 
+-- A MySQL/MariaDB status counter's change over the run: the first of the
+-- names present in server_status; a counter missing from it did not change
+-- (0); NULL when the run has no server_status.
+CREATE OR REPLACE FUNCTION microbench.status_delta(r microbench.runs, VARIADIC names text[])
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN r.server_status IS NOT NULL THEN
+        coalesce((SELECT (r.server_status ->> n.name)::double precision
+                  FROM unnest(names) WITH ORDINALITY AS n(name, ord)
+                  WHERE r.server_status ? n.name ORDER BY n.ord LIMIT 1), 0)
+    END
+$$;
+
 -- The value of a named metric in a run; NULL for a name it does not know or
--- a figure the run could not count.
+-- a figure the run could not count.  The one definition of every metric:
+-- the reports and microbench.run_costs use it.
 CREATE OR REPLACE FUNCTION microbench.metric_value(r microbench.runs, metric text)
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -74,33 +98,73 @@ AS $$
         WHEN 'lat_p99_ms' THEN r.lat_p99_ms
         WHEN 'lat_max_ms' THEN r.lat_max_ms
         WHEN 'rows_per_second' THEN r.rows_per_second
-        WHEN 'cpu_per_query' THEN (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
-        WHEN 'cs_per_query' THEN (r.voluntary_cs + r.involuntary_cs)::double precision / nullif(r.queries, 0)
-        WHEN 'wal_bytes_per_query' THEN r.wal_bytes::double precision / nullif(r.queries, 0)
-        WHEN 'buffer_hits_per_query' THEN r.shared_blks_hit::double precision / nullif(r.queries, 0)
-        WHEN 'buffer_reads_per_query' THEN r.shared_blks_read::double precision / nullif(r.queries, 0)
-        WHEN 'instructions_per_query' THEN r.instructions::double precision / nullif(r.queries, 0)
-        WHEN 'cycles_per_query' THEN r.cycles::double precision / nullif(r.queries, 0)
         WHEN 'ipc' THEN r.instructions::double precision / nullif(r.cycles, 0)
-        WHEN 'host_cpu_per_query' THEN
-            (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
-        WHEN 'host_cs_per_query' THEN r.host_context_switches::double precision / nullif(r.queries, 0)
-        WHEN 'rkb_per_query' THEN r.disk_read_kb / nullif(r.queries, 0)
-        WHEN 'wkb_per_query' THEN r.disk_write_kb / nullif(r.queries, 0)
-        WHEN 'client_cpu_per_query' THEN
-            (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6 / nullif(r.queries, 0)
-        WHEN 'rows_read_per_query' THEN
-            coalesce((r.server_status ->> 'Innodb_rows_read')::double precision,
-                     (r.server_status ->> 'Rows_read')::double precision,
-                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-        WHEN 'innodb_bp_requests_per_query' THEN
-            coalesce((r.server_status ->> 'Innodb_buffer_pool_read_requests')::double precision,
-                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
-        WHEN 'innodb_log_bytes_per_query' THEN
-            coalesce((r.server_status ->> 'Innodb_os_log_written')::double precision,
-                     CASE WHEN r.server_status IS NOT NULL THEN 0 END) / nullif(r.queries, 0)
+        WHEN 'host_cpu_busy_pct' THEN 100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds) / nullif(host.total, 0)
+        WHEN 'host_cpu_iowait_pct' THEN 100 * r.host_cpu_iowait_seconds / nullif(host.total, 0)
+        ELSE per_query.amount / nullif(r.queries, 0)
     END
+    FROM (SELECT r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
+                 + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0) AS total) AS host,
+         (SELECT CASE metric
+              WHEN 'cpu_per_query' THEN (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6
+              WHEN 'cs_per_query' THEN r.voluntary_cs + r.involuntary_cs
+              WHEN 'wal_bytes_per_query' THEN r.wal_bytes
+              WHEN 'wal_fpi_per_query' THEN r.wal_fpi
+              WHEN 'buffer_hits_per_query' THEN r.shared_blks_hit
+              WHEN 'buffer_reads_per_query' THEN r.shared_blks_read
+              WHEN 'buffers_dirtied_per_query' THEN r.shared_blks_dirtied
+              WHEN 'buffers_written_per_query' THEN r.shared_blks_written
+              WHEN 'instructions_per_query' THEN r.instructions
+              WHEN 'cycles_per_query' THEN r.cycles
+              WHEN 'host_cpu_per_query' THEN (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6
+              WHEN 'host_cs_per_query' THEN r.host_context_switches
+              WHEN 'rkb_per_query' THEN r.disk_read_kb
+              WHEN 'wkb_per_query' THEN r.disk_write_kb
+              WHEN 'disk_reads_per_query' THEN r.disk_reads
+              WHEN 'disk_writes_per_query' THEN r.disk_writes
+              WHEN 'client_cpu_per_query' THEN (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6
+              WHEN 'rows_read_per_query' THEN microbench.status_delta(r, 'Innodb_rows_read', 'Rows_read')
+              WHEN 'innodb_bp_requests_per_query' THEN microbench.status_delta(r, 'Innodb_buffer_pool_read_requests')
+              WHEN 'innodb_bp_reads_per_query' THEN microbench.status_delta(r, 'Innodb_buffer_pool_reads')
+              WHEN 'innodb_data_written_kb_per_query' THEN microbench.status_delta(r, 'Innodb_data_written') / 1024
+              WHEN 'innodb_log_bytes_per_query' THEN microbench.status_delta(r, 'Innodb_os_log_written')
+          END::double precision AS amount) AS per_query
 $$;
+
+-- Every cost per query, with the throughput beside it: the absolute
+-- per-run table of a cost report (docs/costs.md).
+CREATE OR REPLACE VIEW microbench.run_costs AS
+SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.qps,
+       microbench.metric_value(r, 'cpu_per_query') AS cpu_us_per_query,
+       microbench.metric_value(r, 'cs_per_query') AS cs_per_query,
+       microbench.metric_value(r, 'wal_bytes_per_query') AS wal_bytes_per_query,
+       microbench.metric_value(r, 'wal_fpi_per_query') AS wal_fpi_per_query,
+       microbench.metric_value(r, 'buffer_hits_per_query') AS buffer_hits_per_query,
+       microbench.metric_value(r, 'buffer_reads_per_query') AS buffer_reads_per_query,
+       microbench.metric_value(r, 'buffers_dirtied_per_query') AS buffers_dirtied_per_query,
+       microbench.metric_value(r, 'buffers_written_per_query') AS buffers_written_per_query,
+       microbench.metric_value(r, 'instructions_per_query') AS instructions_per_query,
+       microbench.metric_value(r, 'cycles_per_query') AS cycles_per_query,
+       microbench.metric_value(r, 'ipc') AS ipc,
+       microbench.metric_value(r, 'host_cpu_per_query') AS host_cpu_us_per_query,
+       microbench.metric_value(r, 'host_cs_per_query') AS host_cs_per_query,
+       microbench.metric_value(r, 'host_cpu_busy_pct') AS host_cpu_busy_pct,
+       microbench.metric_value(r, 'host_cpu_iowait_pct') AS host_cpu_iowait_pct,
+       microbench.metric_value(r, 'rkb_per_query') AS rkb_per_query,
+       microbench.metric_value(r, 'wkb_per_query') AS wkb_per_query,
+       microbench.metric_value(r, 'disk_reads_per_query') AS disk_reads_per_query,
+       microbench.metric_value(r, 'disk_writes_per_query') AS disk_writes_per_query,
+       microbench.metric_value(r, 'client_cpu_per_query') AS client_cpu_us_per_query,
+       microbench.metric_value(r, 'rows_read_per_query') AS rows_read_per_query,
+       microbench.metric_value(r, 'innodb_bp_requests_per_query') AS innodb_bp_requests_per_query,
+       microbench.metric_value(r, 'innodb_bp_reads_per_query') AS innodb_bp_reads_per_query,
+       microbench.metric_value(r, 'innodb_data_written_kb_per_query') AS innodb_data_written_kb_per_query,
+       microbench.metric_value(r, 'innodb_log_bytes_per_query') AS innodb_log_bytes_per_query,
+       r.hw_counters_note, r.disk_device, r.disk_note
+FROM microbench.runs r;
+
+COMMENT ON VIEW microbench.run_costs IS
+    'per run: QPS and every cost per query (CPU, context switches, WAL, buffers, HW counters, host CPU and disk, client CPU, InnoDB counters), each as microbench.metric_value defines it';
 
 -- Refuse a metric name no report knows, listing the ones it does.
 CREATE OR REPLACE FUNCTION microbench.check_metric(metric text)

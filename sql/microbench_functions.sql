@@ -333,49 +333,31 @@ COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, 
 -- calling role (never SECURITY DEFINER), so a member can touch only what it
 -- could touch itself.  Roles are cluster-wide: the role survives DROP
 -- EXTENSION and is shared by every database that installs microbench.
-REVOKE EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
-    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8,
-              text[], text, float8, bigint, integer),
-    microbench_load_table(regclass, bigint, bigint),
-    microbench_vacuum_analyze(integer),
-    microbench.suite_steps(text[], float8, float8, float8, float8),
-    microbench.suite_start(regclass, text, text[], integer, bigint),
-    microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
-                          integer, float8, integer, float8, timestamptz, text[], text, float8,
-                          integer),
-    microbench.suite_done(timestamptz),
-    microbench.import_runs()
-    FROM PUBLIC;
-REVOKE EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
-                                        bigint, text[], float8, text[], text, float8, integer)
-    FROM PUBLIC;
-
 DO $roles$
+DECLARE
+    routine regprocedure;
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'microbench_user') THEN
         CREATE ROLE microbench_user NOLOGIN;
         COMMENT ON ROLE microbench_user IS
             'members may run microbench benchmarks (bench_prepare, bench_run, bench_suite) and read their results';
     END IF;
+    -- what creates tables or starts workers, and the steps of the suite
+    FOR routine IN
+        SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+        WHERE (p.pronamespace = '@extschema@'::regnamespace
+               AND p.proname IN ('bench_prepare', 'bench_run', 'bench_suite',
+                                 'microbench_load_table', 'microbench_vacuum_analyze'))
+           OR (p.pronamespace = 'microbench'::regnamespace
+               AND p.proname IN ('suite_steps', 'suite_start', 'suite_step', 'suite_done',
+                                 'import_runs'))
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE EXECUTE ON ROUTINE %s FROM PUBLIC', routine);
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO microbench_user', routine);
+    END LOOP;
 END
 $roles$;
 
-GRANT EXECUTE ON FUNCTION bench_prepare(integer, bigint, bigint, text),
-    bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8,
-              text[], text, float8, bigint, integer),
-    microbench_load_table(regclass, bigint, bigint),
-    microbench_vacuum_analyze(integer),
-    microbench.suite_steps(text[], float8, float8, float8, float8),
-    microbench.suite_start(regclass, text, text[], integer, bigint),
-    microbench.suite_step(integer, integer, text, text, text, float8, float8, text, text,
-                          integer, float8, integer, float8, timestamptz, text[], text, float8,
-                          integer),
-    microbench.suite_done(timestamptz),
-    microbench.import_runs()
-    TO microbench_user;
-GRANT EXECUTE ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer,
-                                       bigint, text[], float8, text[], text, float8, integer)
-    TO microbench_user;
 GRANT USAGE ON SCHEMA microbench TO microbench_user;
 -- DELETE: bench_suite drops its warm-up rows, and users drop bad runs
 GRANT SELECT, INSERT, DELETE ON microbench.runs TO microbench_user;
