@@ -2,8 +2,10 @@
  * test_common.c — unit tests for the DBMS-independent modules in common/:
  * random numbers and distributions (mb_rand), the latency histogram
  * (mb_hist), c/pad value generation (mb_values), the cost snapshots
- * (mb_cost), the statement texts of the catalog (mb_catalog) and the
- * Poisson schedule of rate-limited runs (mb_pacer).  Prints TAP; exits non-zero if any check fails.
+ * (mb_cost), the statement texts of the catalog (mb_catalog), the
+ * Poisson schedule of rate-limited runs (mb_pacer), the per-second QPS of
+ * a window (mb_samples) and the host-speed canary (mb_canary).  Prints TAP;
+ * exits non-zero if any check fails.
  *
  * Statistical checks use fixed seeds, so they are repeatable; the tolerances
  * are several standard deviations wide so a correct implementation passes
@@ -16,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/mb_canary.h"
 #include "../../common/mb_catalog.h"
 #include "../../common/mb_cost.h"
 #include "../../common/mb_hist.h"
 #include "../../common/mb_pacer.h"
 #include "../../common/mb_rand.h"
+#include "../../common/mb_samples.h"
 #include "../../common/mb_values.h"
 
 static int	test_count = 0;
@@ -878,6 +882,166 @@ test_pacer(void)
 	}
 }
 
+/*
+ * The per-second sampler, fed by a synthetic query counter at known times
+ * (no clock is read): how many samples a window gives, their values, a
+ * late reading divided by the stretch it actually closed, the tail rule and
+ * what happens past the buffer.
+ */
+#define NS_PER_S 1000000000ull
+#define T0 (7 * NS_PER_S)		/* the window starts at an arbitrary time */
+
+/* The counter: 'rate' queries per second from the window start, whole queries. */
+static uint64_t
+counter_at(uint64_t t_ns, uint64_t rate)
+{
+	return (t_ns - T0) * rate / NS_PER_S;
+}
+
+/*
+ * A window of len_ns at 'rate' q/s, the counter read every step_ns (the
+ * last reading before the end), then finished at its end.
+ */
+static void
+feed_window(mb_samples *s, double *buf, int cap, uint64_t len_ns, uint64_t step_ns,
+			uint64_t rate)
+{
+	uint64_t	t;
+
+	mb_samples_init(s, buf, cap, T0);
+	for (t = T0 + step_ns; t < T0 + len_ns; t += step_ns)
+		mb_samples_tick(s, t, counter_at(t, rate));
+	mb_samples_finish(s, T0 + len_ns, counter_at(T0 + len_ns, rate));
+}
+
+static int
+all_near(const double *v, int n, double want)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (fabs(v[i] - want) > 1e-9 * want)
+			return 0;
+	return 1;
+}
+
+static void
+test_samples(void)
+{
+	double		buf[16];
+	mb_samples	s;
+
+	CHECK(mb_samples_capacity(2.6) == 4 && mb_samples_capacity(0.3) == 2 &&
+		  mb_samples_capacity(600) == 602,
+		  "samples: capacity is the whole seconds plus two (%d for 2.6 s)",
+		  mb_samples_capacity(2.6));
+	CHECK(mb_samples_capacity(0) == 86400 && mb_samples_capacity(1e9) == 86400,
+		  "samples: a window bounded by events only, or longer than a day, keeps a day (%d)",
+		  mb_samples_capacity(0));
+
+	mb_samples_init(&s, buf, 16, T0);
+	CHECK(mb_samples_due_ns(&s) == T0 + NS_PER_S, "samples: the first is due a second after the start");
+	mb_samples_tick(&s, T0 + NS_PER_S - 1, 999);
+	CHECK(s.count == 0, "samples: a reading 1 ns before the second closes nothing");
+	mb_samples_tick(&s, T0 + NS_PER_S, 1000);
+	CHECK(s.count == 1 && buf[0] == 1000.0 && mb_samples_due_ns(&s) == T0 + 2 * NS_PER_S,
+		  "samples: a reading at the second closes it (%d sample, %.1f q/s), the next is due a second later",
+		  s.count, buf[0]);
+
+	/* 2.6 s read every 10 ms at 1000 q/s: two full seconds and a 0.6 s tail */
+	feed_window(&s, buf, 16, 2600000000ull, 10000000ull, 1000);
+	CHECK(s.count == 3 && s.dropped == 0 && all_near(buf, 3, 1000.0),
+		  "samples: 2.6 s at 1000 q/s gives 3 samples of 1000 (%d: %.3f %.3f %.3f)",
+		  s.count, buf[0], buf[1], buf[2]);
+	CHECK(fabs(buf[0] + buf[1] + buf[2] * 0.6 - 2600) < 1e-6,
+		  "samples: 2.6 s: sum of qps x duration = the 2600 queries (%.6f)",
+		  buf[0] + buf[1] + buf[2] * 0.6);
+
+	feed_window(&s, buf, 16, 2200000000ull, 10000000ull, 1000);
+	CHECK(s.count == 2 && s.dropped == 0 && all_near(buf, 2, 1000.0),
+		  "samples: 2.2 s gives 2 samples: the 0.2 s tail is dropped (%d)", s.count);
+	CHECK(fabs(buf[0] + buf[1] - 2000) < 1e-6,
+		  "samples: 2.2 s: the samples hold the 2000 queries before the tail (%.6f)",
+		  buf[0] + buf[1]);
+
+	feed_window(&s, buf, 16, 2500000000ull, 10000000ull, 1000);
+	CHECK(s.count == 3 && all_near(buf, 3, 1000.0),
+		  "samples: a tail of exactly 0.5 s is kept (%d samples)", s.count);
+	feed_window(&s, buf, 16, 2499999999ull, 10000000ull, 1000);
+	CHECK(s.count == 2, "samples: a tail 1 ns short of 0.5 s is dropped (%d samples)", s.count);
+
+	feed_window(&s, buf, 16, 300000000ull, 10000000ull, 1000);
+	CHECK(s.count == 1 && fabs(buf[0] - 1000.0) < 1e-9,
+		  "samples: a 0.3 s window has one sample, over all of it (%d: %.3f q/s)", s.count, buf[0]);
+	feed_window(&s, buf, 16, 1000ull, 10000000ull, 1000000000ull);
+	CHECK(s.count == 1 && fabs(buf[0] - 1e9) < 1e-3,
+		  "samples: so has a 1 us window (%d: %.0f q/s)", s.count, buf[0]);
+
+	/*
+	 * Late readings: 1000 q/s for 1.3 s, then 3000 q/s.  The first second
+	 * is only seen at 1.3 s; the next sample ends at the whole second 2.0 s
+	 * (at least 0.5 s on), seen at 2.05 s; the one after is due at 3.0 s,
+	 * where the window ends: its 0.95 s are kept.
+	 */
+	{
+		uint64_t	q13 = 1300,
+					q205 = q13 + 750 * 3,
+					q29 = q205 + 850 * 3,
+					q30 = q29 + 300;
+
+		mb_samples_init(&s, buf, 16, T0);
+		mb_samples_tick(&s, T0 + 400000000ull, 400);
+		mb_samples_tick(&s, T0 + 1300000000ull, q13);
+		CHECK(s.count == 1 && fabs(buf[0] - 1300 / 1.3) < 1e-9 &&
+			  mb_samples_due_ns(&s) == T0 + 2000000000ull,
+			  "samples: a reading 0.3 s late closes a 1.3 s sample: 1300 / 1.3 = %.3f q/s,"
+			  " the next due at the whole second 2.0 s", buf[0]);
+		mb_samples_tick(&s, T0 + 1900000000ull, q13 + 600 * 3);
+		CHECK(s.count == 1, "samples: a reading before the next is due closes nothing");
+		mb_samples_tick(&s, T0 + 2050000000ull, q205);
+		CHECK(s.count == 2 && fabs(buf[1] - 3000.0) < 1e-9 && mb_samples_due_ns(&s) == T0 + 3000000000ull,
+			  "samples: the 0.75 s sample is its queries over 0.75 s (%.3f q/s); the next due at 3.0 s",
+			  buf[1]);
+		mb_samples_tick(&s, T0 + 2900000000ull, q29);
+		mb_samples_finish(&s, T0 + 3000000000ull, q30);
+		CHECK(s.count == 3 && fabs(buf[2] - 3000.0) < 1e-9,
+			  "samples: the 0.95 s left at the end is kept (%.3f q/s, %d samples)", buf[2], s.count);
+		mb_samples_init(&s, buf, 16, T0);
+		mb_samples_tick(&s, T0 + 1900000000ull, 1900);
+		CHECK(s.count == 1 && mb_samples_due_ns(&s) == T0 + 3000000000ull,
+			  "samples: after a reading at 1.9 s the next is due at 3.0 s, not at 2.0 s (no sliver)");
+	}
+
+	/* a full buffer: later samples are counted in dropped, the tail too */
+	feed_window(&s, buf, 2, 5700000000ull, 10000000ull, 1000);
+	CHECK(s.count == 2 && s.dropped == 4 && all_near(buf, 2, 1000.0),
+		  "samples: capacity 2 over 5.7 s keeps 2 and drops 4 (5 seconds and the tail) (%d, %d)",
+		  s.count, s.dropped);
+	/* a reading exactly at the end closed the last second: nothing left to finish */
+	mb_samples_init(&s, buf, 16, T0);
+	mb_samples_tick(&s, T0 + NS_PER_S, 1000);
+	mb_samples_tick(&s, T0 + 2 * NS_PER_S, 2500);
+	mb_samples_finish(&s, T0 + 2 * NS_PER_S, 2500);
+	CHECK(s.count == 2 && buf[1] == 1500.0,
+		  "samples: a window ending at a reading that closed its last second adds nothing (%d)",
+		  s.count);
+}
+
+/*
+ * The canary is a timing: nothing about its value can be asserted on a
+ * machine of unknown speed and load but that it is a time.  It returns,
+ * twice (the second call reuses the cycle the first built).
+ */
+static void
+test_canary(void)
+{
+	double		a = mb_canary_run_us();
+	double		b = mb_canary_run_us();
+
+	CHECK(a > 0 && isfinite(a), "canary: returns a positive, finite time (%.0f us)", a);
+	CHECK(b > 0 && isfinite(b), "canary: and again on a second call (%.0f us)", b);
+}
+
 int
 main(void)
 {
@@ -895,6 +1059,8 @@ main(void)
 	test_costs();
 	test_literal_render();
 	test_pacer();
+	test_samples();
+	test_canary();
 
 	printf("1..%d\n", test_count);
 	if (test_failed)

@@ -1,0 +1,58 @@
+/*
+ * mb_samples.h — QPS for each second of a run's measured window.
+ *
+ * A run's single QPS hides how it got there: a warm-up that had not
+ * finished, a checkpoint, a neighbour that started half-way.  Both drivers
+ * keep the QPS of every second of the window, whatever the progress
+ * interval, so that the reports can see variability and trends inside a
+ * run, and can build an interval from a single run when there are too few
+ * runs to use.
+ *
+ * The coordinator (the extension's calling backend, the client's main
+ * thread) reads the clients' summed query counter whenever it wakes and
+ * hands it here; a sample is closed at the first reading at or after its
+ * due time, a whole second from the window's start (so lateness does not
+ * add up over a long run), and its QPS is the queries of that stretch
+ * divided by its actual length (a sample that closed 2 ms late is not
+ * inflated).  After a late reading the next sample is due at the first
+ * whole second at least half a second away, so no sample is a sliver.  At
+ * the end of the window the partial last second is kept when it is at
+ * least half a second long, or when the whole window is shorter than that,
+ * so that every run has at least one sample.
+ */
+#ifndef MB_SAMPLES_H
+#define MB_SAMPLES_H
+
+#include <stdint.h>
+
+#define MB_SAMPLE_NS	1000000000ULL
+
+typedef struct mb_samples
+{
+	double	   *qps;			/* caller's buffer */
+	int			capacity;
+	int			count;
+	int			dropped;		/* samples past capacity */
+	uint64_t	window_start_ns;	/* samples end at whole seconds from here */
+	uint64_t	due_ns;			/* when the open sample should close */
+	uint64_t	start_ns;		/* start of the open sample */
+	uint64_t	start_queries;	/* queries counted when it opened */
+} mb_samples;
+
+/* Buffer size for a window of 'seconds' (0: bounded by events only). */
+extern int	mb_samples_capacity(double seconds);
+
+extern void mb_samples_init(mb_samples *s, double *buffer, int capacity,
+							uint64_t window_start_ns);
+
+/* The time at which the open sample should be closed. */
+extern uint64_t mb_samples_due_ns(const mb_samples *s);
+
+/* A reading of the summed query counter; closes the sample when due. */
+extern void mb_samples_tick(mb_samples *s, uint64_t now_ns, uint64_t queries);
+
+/* The end of the window: keep the last partial second if long enough. */
+extern void mb_samples_finish(mb_samples *s, uint64_t window_end_ns,
+							  uint64_t queries);
+
+#endif							/* MB_SAMPLES_H */
