@@ -46,8 +46,10 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
+#include "mb_canary.h"
 #include "mb_host.h"
 #include "mb_report.h"
+#include "mb_samples.h"
 #include "mb_shared.h"
 
 PG_MODULE_MAGIC;
@@ -809,11 +811,12 @@ report_progress(mb_run *run, double elapsed, double interval,
 /*
  * Sleep through a phase of 'seconds' (0: until the event limit is reached),
  * reporting progress if asked.  The measured window (window_start given)
- * also ends when every one of the run's events has begun.
+ * also ends when every one of the run's events has begun, and keeps the
+ * QPS of each of its seconds in samples.
  */
 static void
 run_phase(mb_run *run, double seconds, double report_interval,
-		  TimestampTz *window_start)
+		  TimestampTz *window_start, mb_samples *samples)
 {
 	int64		start_us = mb_now_us();
 	int64		end_us = seconds > 0 ? start_us + (int64) (seconds * 1e6) : PG_INT64_MAX;
@@ -832,6 +835,13 @@ run_phase(mb_run *run, double seconds, double report_interval,
 		int64		now = mb_now_us();
 		int64		until = Min(end_us, next_report_us);
 
+		if (samples)
+		{
+			mb_samples_tick(samples, (uint64) now * 1000,
+							sum_counter(run, offsetof(mb_worker_slot, queries)));
+			/* wake at the next second boundary, so samples are a second long */
+			until = Min(until, (int64) (mb_samples_due_ns(samples) / 1000));
+		}
 		if (now >= end_us)
 			break;
 		if (limit > 0 &&
@@ -854,13 +864,22 @@ set_phase(mb_run *run, mb_phase phase)
 	pg_atomic_write_u32(&run->shared->phase, phase);
 }
 
+/* What the comparison of this run with others needs (17_verdicts.sql). */
+typedef struct mb_verdict_data
+{
+	mb_samples	samples;		/* QPS of each second of the window */
+	double		canary_before_us;	/* host-speed canary, <= 0: failed */
+	double		canary_after_us;
+	char	   *data_state;		/* fingerprint of the tables, jsonb text */
+} mb_verdict_data;
+
 /* Insert the result row and return it. */
 static Datum
 record_result(FunctionCallInfo fcinfo, const mb_request *req,
 			  mb_totals *t, TimestampTz started_at, TimestampTz ended_at,
-			  double elapsed)
+			  double elapsed, const mb_verdict_data *v)
 {
-#define MB_MAX_COLUMNS 64
+#define MB_MAX_COLUMNS 80
 	mb_host_facts host;
 	const char *columns[MB_MAX_COLUMNS];
 	Datum		values[MB_MAX_COLUMNS];
@@ -974,6 +993,20 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	FLOAT8_COL("disk_write_kb", t->disk.write_sectors / 2.0, !disk);
 	TEXT_COL("disk_note", !costs ? "not collected (microbench.collect_costs is off)"
 			 : disk ? NULL : t->disk_note);
+	/* what a comparison needs to judge this run (17_verdicts.sql) */
+	{
+		Datum	   *per_second = palloc(sizeof(Datum) * v->samples.count);
+
+		for (i = 0; i < v->samples.count; i++)
+			per_second[i] = Float8GetDatum(v->samples.qps[i]);
+		COL("qps_per_second", FLOAT8ARRAYOID,
+			PointerGetDatum(construct_array(per_second, v->samples.count, FLOAT8OID,
+											sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
+			false);
+	}
+	FLOAT8_COL("canary_before_us", v->canary_before_us, v->canary_before_us <= 0);
+	FLOAT8_COL("canary_after_us", v->canary_after_us, v->canary_after_us <= 0);
+	TEXT_COL("data_state", v->data_state);
 #undef COL
 #undef TEXT_COL
 #undef INT8_COL
@@ -989,7 +1022,8 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 						   " 'extension'");
 	for (i = 0; i < n; i++)
 		appendStringInfo(&sql, ", $%d%s", i + 1,
-						 strcmp(columns[i], "errors_by_code") == 0 ? "::pg_catalog.jsonb" : "");
+						 strcmp(columns[i], "errors_by_code") == 0 ||
+						 strcmp(columns[i], "data_state") == 0 ? "::pg_catalog.jsonb" : "");
 	appendStringInfoString(&sql, ") RETURNING *");
 
 	ret = SPI_execute_with_args(sql.data, n, types, values, nulls, false, 1);
@@ -1002,6 +1036,39 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	/* copied into the caller's context, so it outlives SPI_finish */
 	return PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0],
 										   SPI_tuptable->tupdesc));
+}
+
+/*
+ * A fingerprint of the data the run is about to read, as jsonb text: the
+ * heap and index bytes, live and dead rows and the all-visible fraction of
+ * its sbtest tables.  Two labels whose reads saw different fingerprints
+ * read different data (a write workload ran in between, a VACUUM did not),
+ * and the reports say so.  Dead rows come from the statistics system, so
+ * they may lag by the statistics flush interval; sizes are exact.
+ */
+static char *
+data_fingerprint(const mb_request *req)
+{
+	StringInfoData sql;
+	int			t;
+
+	initStringInfo(&sql);
+	/* the search_path is pinned to pg_catalog here (bench_run) */
+	appendStringInfoString(&sql,
+						   "SELECT jsonb_build_object("
+						   "'table_bytes', sum(pg_table_size(c.oid)),"
+						   " 'index_bytes', sum(pg_indexes_size(c.oid)),"
+						   " 'live_rows', sum(pg_stat_get_live_tuples(c.oid)),"
+						   " 'dead_rows', sum(pg_stat_get_dead_tuples(c.oid)),"
+						   " 'all_visible', round(sum(c.relallvisible)::numeric"
+						   " / nullif(sum(c.relpages), 0), 4))::text"
+						   " FROM pg_class c WHERE c.oid = ANY (ARRAY[");
+	for (t = 1; t <= req->tables; t++)
+		appendStringInfo(&sql, "%s%u", t > 1 ? ", " : "", sbtest_relid(req->namespace_id, t));
+	appendStringInfoString(&sql, "]::oid[])");
+	if (SPI_execute(sql.data, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the state of the sbtest tables");
+	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 }
 
 /*
@@ -1052,6 +1119,7 @@ bench_run(PG_FUNCTION_ARGS)
 	mb_host_cpu cpu_end;
 	mb_disk		disk_start;
 	mb_disk		disk_end;
+	mb_verdict_data verdict;
 	Datum		result;
 
 	parse_request(fcinfo, &req);
@@ -1069,6 +1137,7 @@ bench_run(PG_FUNCTION_ARGS)
 	req.table_size = find_table_size(req.namespace_id);
 	if (req.workload->table_per_client)
 		scan_rows = count_scan_rows(&req, req.tables, req.clients);
+	verdict.data_state = data_fingerprint(&req);
 
 	run = MemoryContextAllocZero(TopMemoryContext, sizeof(mb_run));
 	run->seg = dsm_create(MB_RUN_SHARED_SIZE(req.clients), 0);
@@ -1124,11 +1193,14 @@ bench_run(PG_FUNCTION_ARGS)
 		coordinator_wait(run, 10);
 	}
 
+	/* the machine's speed, while our clients are idle */
+	verdict.canary_before_us = mb_canary_run_us();
+
 	/* with no warm-up, every event a client runs is a measured one */
 	if (req.warmup > 0)
 	{
 		set_phase(run, MB_PHASE_WARMUP);
-		run_phase(run, req.warmup, 0, NULL);
+		run_phase(run, req.warmup, 0, NULL, NULL);
 	}
 
 	if (mb_collect_costs)
@@ -1137,14 +1209,21 @@ bench_run(PG_FUNCTION_ARGS)
 		take_disks(&disks, &disk_start);
 		mb_host_cpu_take(&cpu_start);
 	}
+	{
+		int			capacity = mb_samples_capacity(req.seconds);
+
+		mb_samples_init(&verdict.samples, palloc(sizeof(double) * capacity), capacity,
+						(uint64) mb_now_us() * 1000);
+	}
 	set_phase(run, MB_PHASE_MEASURE);
-	window_start_us = mb_now_us();
-	run_phase(run, req.seconds, req.report_interval, &started_at);
+	window_start_us = verdict.samples.start_ns / 1000;
+	run_phase(run, req.seconds, req.report_interval, &started_at, &verdict.samples);
 	set_phase(run, MB_PHASE_STOP);
 
 	/* let every client finish the event in flight; it is counted */
 	while (!all_workers_in(run, MB_WORKER_DONE))
 		coordinator_wait(run, 1);
+	verdict.canary_after_us = mb_canary_run_us();
 	totals = palloc0(sizeof(mb_totals));
 	if (mb_collect_costs)
 	{
@@ -1161,6 +1240,7 @@ bench_run(PG_FUNCTION_ARGS)
 	ended_at = started_at + (window_end_us - window_start_us);
 
 	collect_totals(run, totals);
+	mb_samples_finish(&verdict.samples, (uint64) window_end_us * 1000, totals->queries);
 	sum_costs(run, totals);
 	totals->rows_scanned = 0;
 	for (i = 0; scan_rows != NULL && i < run->started; i++)
@@ -1171,7 +1251,7 @@ bench_run(PG_FUNCTION_ARGS)
 		WaitForBackgroundWorkerShutdown(run->handles[i]);
 	dsm_detach(run->seg);
 
-	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed);
+	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed, &verdict);
 	AtEOXact_GUC(true, guc_nest_level);
 	SPI_finish();
 	PG_RETURN_DATUM(result);

@@ -1,0 +1,30 @@
+-- 17_verdicts.sql — what a comparison needs beyond one QPS per run.
+--
+-- A ratio of two runs' QPS is only a verdict when it is known how much the
+-- runs would move on their own, whether the machine ran at the same speed
+-- for both, and whether both read the same data.  So every run keeps:
+--   - its QPS for each second of the measured window (variability and
+--     trends inside the run; an interval when there are too few runs);
+--   - a host-speed canary, a fixed CPU-bound task timed right before and
+--     right after the window (common/mb_canary.c);
+--   - a fingerprint of the data it read: sizes, dead rows, visibility
+--     (Postgres) or data/index length and undo history (InnoDB), taken
+--     before the run.
+-- microbench.compare() (30_reports.sql) turns these into intervals,
+-- p-values and warnings.  ADD COLUMN IF NOT EXISTS also upgrades a results
+-- database created before these columns existed.
+
+ALTER TABLE microbench.runs
+    ADD COLUMN IF NOT EXISTS qps_per_second   double precision[],
+    ADD COLUMN IF NOT EXISTS canary_before_us double precision,
+    ADD COLUMN IF NOT EXISTS canary_after_us  double precision,
+    ADD COLUMN IF NOT EXISTS data_state       jsonb;
+
+COMMENT ON COLUMN microbench.runs.qps_per_second IS
+    'QPS of each second of the measured window, in order; the last partial second is kept when at least 0.5 s long (a window shorter than that has one sample covering all of it)';
+COMMENT ON COLUMN microbench.runs.canary_before_us IS
+    'microseconds the host-speed canary (a fixed CPU-bound task) took right before the measured window; slower means a slower or busier machine';
+COMMENT ON COLUMN microbench.runs.canary_after_us IS
+    'microseconds the host-speed canary took right after the measured window';
+COMMENT ON COLUMN microbench.runs.data_state IS
+    'fingerprint of the tables the run read, taken before it: Postgres {table_bytes, index_bytes, live_rows, dead_rows, all_visible}; MySQL/MariaDB {data_bytes, index_bytes, rows, history_length}';
