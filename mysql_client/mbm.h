@@ -238,6 +238,12 @@ typedef struct mbm_result
 	const char *status_name[MBM_COST_STATUS_SHOWN];
 	const char *status_label[MBM_COST_STATUS_SHOWN];
 	double		status_delta[MBM_COST_STATUS_SHOWN];
+	/* for verdicts (results_schema/17_verdicts.sql) */
+	const double *qps_per_second;	/* QPS of each second of the window */
+	int			n_samples;
+	double		canary_before_us;	/* mb_canary_run_us(); < 0: not taken */
+	double		canary_after_us;
+	char	   *data_state;		/* JSON object, or NULL: nothing could be read */
 } mbm_result;
 
 /*
@@ -285,9 +291,16 @@ extern void mbm_cost_finish(const mbm_cost_probe *p, const mbm_cost_snapshot *st
 							const mbm_cost_snapshot *end, mbm_result *r);
 /* The summary's "Cost per query" block. */
 extern void mbm_cost_print(const mbm_result *r);
+/*
+ * A fingerprint of the tables the run reads, on the monitor connection:
+ * {"data_bytes", "index_bytes", "rows", "history_length"}, each key only
+ * when it could be read; malloc'ed JSON, or NULL when nothing could.
+ */
+extern char *mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w);
 
 /* ---- mbm_suite.c ---- */
 extern int	mbm_suite(const mbm_options *o);
+extern int	mbm_maintain(const mbm_options *o);
 
 /* ---- mbm_results.c ---- */
 /* An exit code; *in_file_only as for mbm_run(). */

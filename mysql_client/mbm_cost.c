@@ -428,3 +428,128 @@ mbm_cost_print(const mbm_result *r)
 	}
 	fflush(stdout);
 }
+
+/*
+ * One row of a query on the monitor as text; NULL (and nothing to free) if
+ * it failed or returned no row.  The caller frees the result.
+ */
+static MYSQL_ROW
+monitor_row(MYSQL *conn, const char *sql, size_t len, MYSQL_RES **res)
+{
+	MYSQL_ROW	row;
+
+	*res = NULL;
+	if (mysql_real_query(conn, sql, (unsigned long) len) != 0 ||
+		(*res = mysql_store_result(conn)) == NULL)
+		return NULL;
+	row = mysql_fetch_row(*res);
+	if (row == NULL)
+	{
+		mysql_free_result(*res);
+		*res = NULL;
+	}
+	return row;
+}
+
+/* "key": value into f when value is an integer; whether it was. */
+static bool
+json_int_member(FILE *f, bool first, const char *key, const char *value)
+{
+	if (value == NULL || !is_integer(value))
+		return false;
+	if (!first)
+		fputs(", ", f);
+	mbm_json_string(f, key);
+	fprintf(f, ": %s", value);
+	return true;
+}
+
+/*
+ * The tables: information_schema.TABLES of the connection's database (the
+ * run's, --mysql-db) for sbtest1..N, or for a table-per-client workload the
+ * tables its clients scan.  The statement is text, and holds no value from
+ * the command line (the table names are ours, the schema DATABASE()): a
+ * prepared statement would show in Com_stmt_prepare, Com_stmt_execute and
+ * the general log as Prepare/Execute, where only the workload's statements
+ * belong.  The history list length: Innodb_history_list_length (MariaDB),
+ * else InnoDB's trx_rseg_history_len metric (MySQL).
+ */
+char *
+mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w)
+{
+	static const char history_status[] = "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'";
+	static const char history_metric[] =
+		"SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'";
+	char	   *sql = NULL;
+	size_t		sql_len = 0;
+	char	   *json = NULL;
+	size_t		json_len = 0;
+	FILE	   *q;
+	FILE	   *f;
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	bool		first = true;
+	int			t;
+
+	if (p->monitor == NULL || (q = open_memstream(&sql, &sql_len)) == NULL)
+		return NULL;
+	fputs("SELECT SUM(DATA_LENGTH), SUM(INDEX_LENGTH), SUM(TABLE_ROWS)"
+		  " FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (", q);
+	for (t = 1; t <= o->tables; t++)
+	{
+		bool		used = !w->table_per_client;
+		int			i;
+
+		/* a client scans table (index % tables) + 1 */
+		for (i = 0; !used && i < o->threads && i < o->tables; i++)
+			used = (i % o->tables) + 1 == t;
+		if (!used)
+			continue;
+		fprintf(q, "%s'sbtest%d'", first ? "" : ", ", t);
+		first = false;
+	}
+	fputc(')', q);
+	if (fclose(q) != 0)
+	{
+		free(sql);
+		return NULL;
+	}
+	if ((f = open_memstream(&json, &json_len)) == NULL)
+	{
+		free(sql);
+		return NULL;
+	}
+	first = true;
+	fputc('{', f);
+	if ((row = monitor_row(p->monitor, sql, sql_len, &res)) != NULL)
+	{
+		if (json_int_member(f, first, "data_bytes", row[0]))
+			first = false;
+		if (json_int_member(f, first, "index_bytes", row[1]))
+			first = false;
+		if (json_int_member(f, first, "rows", row[2]))
+			first = false;
+		mysql_free_result(res);
+	}
+	free(sql);
+	row = monitor_row(p->monitor, history_status, strlen(history_status), &res);
+	if (row == NULL || mysql_num_fields(res) < 2 || row[1] == NULL || !is_integer(row[1]))
+	{
+		if (res)
+			mysql_free_result(res);
+		row = monitor_row(p->monitor, history_metric, strlen(history_metric), &res);
+		if (row && json_int_member(f, first, "history_length", row[0]))
+			first = false;
+	}
+	else if (json_int_member(f, first, "history_length", row[1]))
+		first = false;
+	if (res)
+		mysql_free_result(res);
+	fputc('}', f);
+	if (fclose(f) != 0 || first)
+	{
+		free(json);
+		return NULL;
+	}
+	return json;
+}

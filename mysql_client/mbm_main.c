@@ -29,13 +29,15 @@ usage(FILE *out)
 	fprintf(out,
 			"microbench-mysql %s — the microbench workloads against MySQL and MariaDB\n"
 			"\n"
-			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | suite | cleanup\n"
+			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | suite | maintain | cleanup\n"
 			"\n"
 			"Commands:\n"
 			"  list                 the 32 microbenchmarks (name, group, queries per event)\n"
 			"  prepare              create and load sbtest1..N, index k_N after the load\n"
 			"  run WORKLOAD         run one microbenchmark and record the result\n"
 			"  suite                the standard suite (WORKLOADS.md order), recording each run\n"
+			"  maintain             the suite's post-write step alone: ANALYZE TABLE and a\n"
+			"                       wait for InnoDB's dirty pages to be written\n"
 			"  cleanup              drop the sbtest tables\n"
 			"\n"
 			"Run options:\n"
@@ -456,7 +458,7 @@ main(int argc, char **argv)
 	}
 	/* cleanup is a few quick DROPs: Ctrl-C may end it the usual way */
 	if (strcmp(command, "prepare") == 0 || strcmp(command, "run") == 0 ||
-		strcmp(command, "suite") == 0)
+		strcmp(command, "suite") == 0 || strcmp(command, "maintain") == 0)
 		mbm_stop_install();
 	if (mysql_library_init(0, NULL, NULL) != 0)
 	{
@@ -486,6 +488,8 @@ main(int argc, char **argv)
 	}
 	else if (strcmp(command, "cleanup") == 0)
 		rc = mbm_cleanup(&o);
+	else if (strcmp(command, "maintain") == 0)
+		rc = mbm_maintain(&o);
 	else if (strcmp(command, "run") == 0)
 	{
 		const mb_workload *w;

@@ -38,7 +38,8 @@ typedef enum column_kind
 {
 	COL_TEXT,					/* a JSON string */
 	COL_NUMBER,					/* a JSON number, unquoted */
-	COL_JSON					/* already JSON (server_status, errors_by_code), as is */
+	COL_JSON,					/* already JSON (server_status, errors_by_code), as is */
+	COL_FLOAT_ARRAY				/* numbers "1.5,2.5": a JSON array, a float8[] literal */
 } column_kind;
 
 typedef struct column_value
@@ -137,6 +138,35 @@ add_costs(row *rw, const mbm_result *r)
 }
 
 /*
+ * What a verdict needs beyond the QPS (results_schema/17_verdicts.sql): the
+ * QPS of each second of the window, the host-speed canary before and after
+ * it, and the fingerprint of the data the run read.
+ */
+static void
+add_verdicts(row *rw, const mbm_result *r)
+{
+	char	   *list = NULL;
+	size_t		len = 0;
+	FILE	   *f = r->n_samples > 0 ? open_memstream(&list, &len) : NULL;
+	int			i;
+
+	for (i = 0; f && i < r->n_samples; i++)
+		/* no NaN or infinity: a sample has a positive length */
+		fprintf(f, "%s%.17g", i ? "," : "", isfinite(r->qps_per_second[i]) ?
+				r->qps_per_second[i] : 0.0);
+	if (f && fclose(f) != 0)
+	{
+		free(list);
+		list = NULL;
+	}
+	add_kind(rw, "qps_per_second", list, COL_FLOAT_ARRAY);
+	free(list);
+	add_number(rw, "canary_before_us", r->canary_before_us, !(r->canary_before_us > 0));
+	add_number(rw, "canary_after_us", r->canary_after_us, !(r->canary_after_us > 0));
+	add_kind(rw, "data_state", r->data_state, COL_JSON);
+}
+
+/*
  * How the run was driven (results_schema/16_run_options.sql), as the
  * extension records it: a limit that was not set is NULL, errors_by_code
  * holds the codes that ended at least one measured event, {} for none.
@@ -223,6 +253,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add(rw, "driver", "microbench-mysql", false);
 	add_run_options(rw, o, r);
 	add_costs(rw, r);
+	add_verdicts(rw, r);
 }
 
 static void
@@ -247,6 +278,7 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	char		sql[8192];
 	size_t		len;
 	const char *values[MAX_COLUMNS];
+	char	   *arrays[MAX_COLUMNS] = {NULL};	/* float8[] literals, freed at the end */
 	PGresult   *res;
 	long long	run_id = -1;
 	int			i;
@@ -266,11 +298,21 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	{
 		len += (size_t) snprintf(sql + len, sizeof(sql) - len, "%s$%d", i ? ", " : "", i + 1);
 		values[i] = rw->cols[i].text;
+		if (rw->cols[i].kind == COL_FLOAT_ARRAY && rw->cols[i].text != NULL)
+		{
+			size_t		n = strlen(rw->cols[i].text) + 3;
+
+			arrays[i] = malloc(n);
+			snprintf(arrays[i], n, "{%s}", rw->cols[i].text);
+			values[i] = arrays[i];
+		}
 	}
 	if (snprintf(sql + len, sizeof(sql) - len, ") RETURNING run_id") >= (int) (sizeof(sql) - len))
 	{
 		/* a programming error (too many columns for the buffer), caught by any test run */
 		snprintf(err, errlen, "cannot record the run: the INSERT does not fit %zu bytes", sizeof(sql));
+		for (i = 0; i < rw->n; i++)
+			free(arrays[i]);
 		PQfinish(pg);
 		return -1;
 	}
@@ -293,6 +335,8 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot record the run: %s", PQresultErrorMessage(res));
 	PQclear(res);
 	PQfinish(pg);
+	for (i = 0; i < rw->n; i++)
+		free(arrays[i]);
 	return run_id;
 }
 
@@ -334,6 +378,8 @@ append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 		fputs(": ", f);
 		if (rw->cols[i].text == NULL)
 			fputs("null", f);
+		else if (rw->cols[i].kind == COL_FLOAT_ARRAY)
+			fprintf(f, "[%s]", rw->cols[i].text);
 		else if (rw->cols[i].kind != COL_TEXT)
 			fputs(rw->cols[i].text, f);
 		else

@@ -21,6 +21,12 @@
  * before they close their statements and connections.  So the status
  * deltas hold the measured events, and nothing of the warm-up or teardown.
  *
+ * For verdicts (results_schema/17_verdicts.sql): the main thread keeps the
+ * QPS of each second of the window (mb_samples.h, fed whenever it wakes),
+ * times the host-speed canary (mb_canary.h) while every client is idle,
+ * right before the warm-up and right after the window's end snapshot, and
+ * reads the data fingerprint (mbm_data_state) before any client connects.
+ *
  * How a run is driven (docs/run-options.md, as the extension does it): an
  * event that hits an error of --ignore-errors is rolled back, counted by
  * code and left out of events, queries and latency, and the client goes
@@ -52,8 +58,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mb_canary.h"
 #include "mb_pacer.h"
 #include "mb_report.h"
+#include "mb_samples.h"
 
 /*
  * PHASE_PAUSE: between warm-up and the window, while the window's start is
@@ -573,15 +581,30 @@ collect(mbm_client *clients, int n, uint64_t *events, uint64_t *queries,
 	}
 }
 
+/* The queries the clients have counted so far. */
+static uint64_t
+sum_queries(mbm_client *clients, int n)
+{
+	uint64_t	queries = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		queries += atomic_load(&clients[i].queries);
+	return queries;
+}
+
 /*
  * Wait out a phase, printing progress lines when asked; 0, -1 if a client
  * failed, 1 if a stop signal came.  seconds 0: no time limit.  With an event
  * limit (limit > 0, the measured window) the phase also ends once every
- * event has been claimed; the clients then finish those in flight.
+ * event has been claimed; the clients then finish those in flight.  With
+ * samples (the measured window), every wake reads the clients' queries for
+ * the per-second QPS, and no sleep goes past the time the open sample is
+ * due: it closes within about the timer's slack of its second.
  */
 static int
 run_phase(mbm_client *clients, int n, double seconds, double interval,
-		  atomic_uint_fast64_t *claimed, int64_t limit)
+		  atomic_uint_fast64_t *claimed, int64_t limit, mb_samples *samples)
 {
 	uint64_t	start = mbm_now_ns();
 	uint64_t	end = seconds > 0 ? start + (uint64_t) (seconds * 1e9) : UINT64_MAX;
@@ -597,7 +620,11 @@ run_phase(mbm_client *clients, int n, double seconds, double interval,
 	for (;;)
 	{
 		uint64_t	now = mbm_now_ns();
+		uint64_t	wake;
+		uint64_t	slice = limit > 0 ? 1000000 : 10000000;
 
+		if (samples)
+			mb_samples_tick(samples, now, sum_queries(clients, n));
 		if (failed_client(clients, n) >= 0)
 		{
 			rc = -1;
@@ -639,8 +666,11 @@ run_phase(mbm_client *clients, int n, double seconds, double interval,
 			continue;
 		}
 		/* short sleeps: a signal, a failure or the last event is seen soon */
-		sleep_ns(((next < end ? next : end) - now) < (limit > 0 ? 1000000 : 10000000) ?
-				 ((next < end ? next : end) - now) : (limit > 0 ? 1000000 : 10000000));
+		wake = next < end ? next : end;
+		if (samples && mb_samples_due_ns(samples) < wake)
+			wake = mb_samples_due_ns(samples);
+		if (wake > now)
+			sleep_ns(wake - now < slice ? wake - now : slice);
 	}
 	free(prev);
 	free(cur);
@@ -725,6 +755,9 @@ print_summary(const mbm_options *o, const mbm_result *r)
 	printf("\nGeneral statistics:\n");
 	printf("    total time:                          %.4fs\n", r->elapsed_s);
 	printf("    total number of events:              %llu\n", (unsigned long long) r->events);
+	if (r->canary_before_us > 0 && r->canary_after_us > 0)
+		printf("    canary:                              %.0f us before, %.0f us after\n",
+			   r->canary_before_us, r->canary_after_us);
 	printf("\nLatency (ms):\n");
 	printf("         avg:                            %10.2f\n", mb_hist_avg_ms(&r->latency));
 	printf("         max:                            %10.2f\n", mb_hist_max_ms(&r->latency));
@@ -798,6 +831,9 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	mbm_cost_snapshot cost_start = {0};
 	mbm_cost_snapshot cost_end = {0};
 	bool		window_costs = false;	/* both ends of the window were taken */
+	int			sample_capacity = mb_samples_capacity(o->time_s);
+	double	   *sample_buffer = calloc((size_t) sample_capacity, sizeof(double));
+	mb_samples	samples;
 	int			rc;
 
 	if (in_file_only)
@@ -807,6 +843,11 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->workload = w;
 	r->range = mb_catalog_effective_range(w, o->range_size);
 	r->rows_scanned = -1;
+	r->canary_before_us = -1;
+	r->canary_after_us = -1;
+	if (sample_buffer == NULL)
+		sample_capacity = 0;	/* no per-second QPS, the run goes on */
+	mb_samples_init(&samples, sample_buffer, sample_capacity, 0);
 
 	conn = mbm_connect(o, err, sizeof(err));
 	if (conn == NULL)
@@ -833,6 +874,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		return MBM_EXIT_FAILED;
 	}
 	mb_host_collect(&r->host);
+	/* what the run reads, before any client connects */
+	r->data_state = mbm_data_state(&probe, o, w);
 	if (mbm_stop_signal() != 0)
 	{
 		printf("interrupted by %s before %s started: nothing measured, not recorded\n",
@@ -907,10 +950,13 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		sleep_ns(1000000);
 	}
 
+	/* the clients are connected, prepared and idle: the canary competes with nobody */
+	if (failure == NULL && failed < 0 && interrupted_in < 0)
+		r->canary_before_us = mb_canary_run_us();
 	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
 	{
 		set_phase(phase, PHASE_WARMUP);
-		rc = run_phase(clients, n, o->warmup_s, 0, claimed, 0);
+		rc = run_phase(clients, n, o->warmup_s, 0, claimed, 0, NULL);
 		if (rc < 0)
 			failed = failed_client(clients, n);
 		else if (rc > 0)
@@ -931,8 +977,10 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		mbm_cost_take(&probe, &cost_start, true);
 		window_start = mbm_now_ns();
 		r->started_at = wall_clock_s();
+		mb_samples_init(&samples, sample_buffer, sample_capacity, window_start);
 		set_phase(phase, PHASE_MEASURE);
-		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit);
+		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit,
+					   &samples);
 		if (rc < 0)
 			failed = failed_client(clients, n);
 		else if (rc > 0)
@@ -946,6 +994,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	{
 		mbm_cost_take(&probe, &cost_end, false);
 		window_costs = true;
+		/* after the snapshot, so that the host's CPU does not count it */
+		r->canary_after_us = mb_canary_run_us();
 	}
 	set_phase(phase, PHASE_CLOSE);
 
@@ -990,6 +1040,10 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->elapsed_s = (window_end - window_start) / 1e9;
 	r->ended_at = r->started_at + r->elapsed_s;
 	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
+	/* the same end and queries as the run's QPS */
+	mb_samples_finish(&samples, window_end, r->queries);
+	r->qps_per_second = samples.qps;
+	r->n_samples = samples.count;
 	for (i = 0; i < n; i++)
 	{
 		int			e;
@@ -1038,6 +1092,8 @@ done:
 	free(workers);
 	free(scan_rows);
 	free(r->server_status);
+	free(r->data_state);
 	free(r);
+	free(sample_buffer);
 	return rc;
 }

@@ -112,8 +112,13 @@ global_status(MYSQL *conn, const char *name)
 	return v;
 }
 
-static int
-maintenance(const mbm_options *o)
+/*
+ * The suite's post-write maintenance: ANALYZE TABLE, then a wait for InnoDB's
+ * dirty pages to be written.  Also the command "maintain", for scripts that
+ * walk the suite's steps themselves (test/demo.sh, microbench-compare).
+ */
+int
+mbm_maintain(const mbm_options *o)
 {
 	char		err[512];
 	MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
@@ -238,7 +243,7 @@ mbm_suite(const mbm_options *o)
 		fflush(stdout);
 
 		if (s->kind == MB_SUITE_MAINTENANCE)
-			rc = maintenance(o);
+			rc = mbm_maintain(o);
 		else
 		{
 			step_o.time_s = step_seconds(o, s);

@@ -46,4 +46,10 @@ my_value "RENAME TABLE sbtest1_away TO sbtest1"
 is "$rc:$(cat "$dir/err")" "2:microbench-mysql: table sbtest1 does not exist in database sbtest: run prepare first" \
    "a suite without sbtest1 exits 2 at once and says to run prepare"
 
+# the maintenance step alone, for scripts that walk the suite's steps
+mbm maintain >"$dir/out" 2>&1
+is "$?:$(grep -c '^maintenance: ANALYZE TABLE done; 0 dirty pages left$' "$dir/out")" "0:1" \
+   "maintain: ANALYZE TABLE and the dirty pages written, exit 0"
+is "$(my_value "SELECT @@GLOBAL.innodb_max_dirty_pages_pct > 0")" 1 "maintain puts innodb_max_dirty_pages_pct back"
+
 done_testing

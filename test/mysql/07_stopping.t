@@ -37,6 +37,10 @@ my_root() {
 mbm_bg() {
     local out=$1 err=$2
     shift 2
+    # emptied here: the job's own redirection happens in the background,
+    # and a wait_for on OUT must not see the previous run's lines
+    : >"$out"
+    : >"$err"
     MYSQL_PWD="$MB_MYSQL_PASSWORD" perl -e '$SIG{INT} = $SIG{TERM} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' -- \
         "$MBM" --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench --mysql-db=sbtest "$@" >"$out" 2>"$err" &
     bg_pid=$!
