@@ -6,11 +6,14 @@
 -- microbench.runs and microbench.workloads (20_catalog.sql), so it works in
 -- a results database without the extension.
 --
--- Repeats: when a label has several runs of a microbenchmark, the cell uses
--- the median of each side; the spread of a side is (max - min) / median of
--- its runs, and a cell is "within the noise" when |ratio - 1| is no larger
--- than the larger spread of its two sides.  Cells with a single run on both
--- sides carry no noise estimate.
+-- Verdicts: a cell is the ratio of the two labels' geometric mean QPS, and
+-- it is called a difference only when microbench.compare() finds it
+-- significant: its confidence interval (Welch, on log QPS, from the runs or
+-- from the per-second samples inside them) excludes 1 after adjusting for
+-- the number of cells, and the change is at least a threshold (2%).  Every
+-- other cell is marked "~".  Under the table, warnings say when the
+-- machine's speed, a trend over rounds or the state of the data may have
+-- made a ratio wrong (compare_warnings).  docs/methodology.md explains.
 
 -- the short column names of the report, in its column order
 CREATE OR REPLACE FUNCTION microbench.dbms_short(dbms text)
@@ -209,58 +212,156 @@ GROUP BY dbms, label, workload, phase;
 COMMENT ON VIEW microbench.label_stats IS
     'runs per (dbms, label, workload, phase): count, median/min/max QPS and coefficient of variation';
 
--- The raw comparison behind every report: one row per DBMS and catalog
--- workload that either label ran.  ratio = median(other) / median(base).
+-- The figures of one side of a comparison — one label's runs of one
+-- workload — on a log scale, where a ratio is a difference: the runs'
+-- mean and variance of log(value), and, for QPS, what the per-second
+-- samples inside the runs say: the pooled within-run variance of log QPS
+-- and its lag-1 autocorrelation (neighbouring seconds are alike, so n
+-- samples carry less than n samples' worth of information).
+CREATE OR REPLACE FUNCTION microbench.side_stats(base text, other text, metric text, phase text)
+RETURNS TABLE (dbms text, label text, workload text, runs integer, centre double precision,
+               lo double precision, hi double precision, mean_log double precision,
+               var_log double precision, samples integer, within_var double precision,
+               within_rho double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH run_values AS (
+        SELECT r.run_id, r.dbms, r.label, r.workload, microbench.metric_value(r, metric) AS v,
+               CASE WHEN metric = 'qps' THEN r.qps_per_second END AS per_second
+        FROM microbench.runs r
+        WHERE r.label IN (base, other) AND r.phase = side_stats.phase
+    ), seconds AS (
+        -- log QPS of each second, a stalled second (0 queries) taken as 1 query/s
+        SELECT v.run_id, s.ord, ln(greatest(s.q, 1)) AS l
+        FROM run_values v, unnest(v.per_second) WITH ORDINALITY AS s(q, ord)
+        WHERE v.v > 0
+    ), deviations AS (
+        SELECT s.run_id, s.ord, s.l - avg(s.l) OVER (PARTITION BY s.run_id) AS d
+        FROM seconds s
+    ), within_run AS (
+        SELECT d.run_id, count(*) AS n, sum(d.d * d.d) AS ss,
+               sum(d.d * d.next_d) AS lag1
+        FROM (SELECT dv.*, lead(dv.d) OVER (PARTITION BY dv.run_id ORDER BY dv.ord) AS next_d
+              FROM deviations dv) d
+        GROUP BY d.run_id
+    )
+    SELECT v.dbms, v.label, v.workload, count(*)::integer,
+           -- the geometric mean when every value is positive (the centre the
+           -- interval is built around), else the median
+           CASE WHEN min(v.v) > 0 THEN exp(avg(ln(v.v)) FILTER (WHERE v.v > 0))
+                ELSE percentile_cont(0.5) WITHIN GROUP (ORDER BY v.v) END,
+           min(v.v), max(v.v),
+           avg(ln(v.v)) FILTER (WHERE v.v > 0),
+           var_samp(ln(v.v)) FILTER (WHERE v.v > 0),
+           coalesce(sum(w.n), 0)::integer,
+           CASE WHEN sum(w.n) > count(w.run_id) THEN sum(w.ss) / (sum(w.n) - count(w.run_id)) END,
+           CASE WHEN sum(w.ss) > 0 THEN least(greatest(sum(w.lag1) / sum(w.ss), 0), 0.95) END
+    FROM run_values v
+    LEFT JOIN within_run w ON w.run_id = v.run_id
+    WHERE v.v IS NOT NULL
+    GROUP BY v.dbms, v.label, v.workload
+$$;
+
+-- The comparison behind every report: one row per DBMS and catalog
+-- workload that either label ran.
+--   ratio        other_value / base_value, the report's cell, where a
+--                side's value is the geometric mean of its runs (the
+--                centre of the interval; the median if a value is 0);
+--   ci_low/high  the confidence interval of the ratio (Welch's interval of
+--                the difference of mean log values, exponentiated);
+--   p_value      Welch's two-sided test of "no difference";
+--   q_value      p adjusted for the number of cells compared at once
+--                (Benjamini-Hochberg), so a report of 64 cells does not
+--                show a few differences by chance alone;
+--   significant  q_value <= 1 - confidence and a change of at least the
+--                threshold;
+--   method       'runs': each side's uncertainty from its runs (3 or more
+--                each); 'seconds': a side with fewer runs also uses the
+--                per-second samples inside them (QPS only), whichever of
+--                the two says more uncertain; NULL: no interval (one run
+--                per side and no samples to use).
+-- docs/methodology.md says why these choices.
+DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text);
 CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
-                                              phase text DEFAULT 'post')
+                                              phase text DEFAULT 'post',
+                                              confidence double precision DEFAULT 0.95,
+                                              threshold double precision DEFAULT 0.02)
 RETURNS TABLE (dbms text, workload text, grp text, group_order integer, report_order integer,
                base_runs integer, other_runs integer, base_value double precision,
                other_value double precision, ratio double precision,
                base_spread double precision, other_spread double precision,
-               noise double precision, within_noise boolean)
+               noise double precision, within_noise boolean,
+               ci_low double precision, ci_high double precision, p_value double precision,
+               q_value double precision, significant boolean, method text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH per_label AS (
-        SELECT r.dbms, r.label, r.workload,
-               count(*)::integer AS runs,
-               percentile_cont(0.5) WITHIN GROUP (ORDER BY microbench.metric_value(r, metric)) AS med,
-               min(microbench.metric_value(r, metric)) AS lo,
-               max(microbench.metric_value(r, metric)) AS hi
-        FROM microbench.runs r
-        WHERE r.label IN (base, other) AND r.phase = compare.phase
-          AND microbench.metric_value(r, metric) IS NOT NULL
-        GROUP BY r.dbms, r.label, r.workload
+    WITH stats AS (
+        SELECT s.*,
+               CASE WHEN s.runs > 1 AND s.centre > 0 THEN (s.hi - s.lo) / s.centre END AS spread,
+               -- the uncertainty of the side's mean log value, and its degrees of freedom
+               CASE WHEN s.runs >= 3 THEN s.var_log / s.runs END AS se2_runs,
+               CASE WHEN s.within_var IS NOT NULL
+                         AND s.samples * (1 - s.within_rho) / (1 + s.within_rho) >= 2
+                    THEN s.within_var / (s.samples * (1 - s.within_rho) / (1 + s.within_rho)) END AS se2_seconds,
+               s.samples * (1 - s.within_rho) / (1 + s.within_rho) AS samples_eff
+        FROM microbench.side_stats(base, other, metric, phase) s
     ), sides AS (
-        SELECT p.dbms, p.workload,
-               max(p.runs) FILTER (WHERE p.label = base) AS base_runs,
-               max(p.runs) FILTER (WHERE p.label = other) AS other_runs,
-               max(p.med) FILTER (WHERE p.label = base) AS base_value,
-               max(p.med) FILTER (WHERE p.label = other) AS other_value,
-               max(CASE WHEN p.runs > 1 AND p.med > 0 THEN (p.hi - p.lo) / p.med END)
-                   FILTER (WHERE p.label = base) AS base_spread,
-               max(CASE WHEN p.runs > 1 AND p.med > 0 THEN (p.hi - p.lo) / p.med END)
-                   FILTER (WHERE p.label = other) AS other_spread
-        FROM per_label p
-        GROUP BY p.dbms, p.workload
+        SELECT st.*,
+               CASE WHEN st.runs >= 3 THEN st.se2_runs
+                    WHEN st.runs = 2 AND st.var_log >= coalesce(st.se2_seconds, 0) * 2 THEN st.var_log / 2
+                    ELSE st.se2_seconds END AS se2,
+               CASE WHEN st.runs >= 3 THEN st.runs - 1
+                    WHEN st.runs = 2 AND st.var_log >= coalesce(st.se2_seconds, 0) * 2 THEN 1
+                    ELSE st.samples_eff - 1 END AS df,
+               st.runs < 3 AS used_seconds
+        FROM stats st
+    ), pairs AS (
+        SELECT coalesce(b.dbms, o.dbms) AS dbms, coalesce(b.workload, o.workload) AS workload,
+               b.runs AS base_runs, o.runs AS other_runs, b.centre AS base_value, o.centre AS other_value,
+               b.spread AS base_spread, o.spread AS other_spread,
+               o.mean_log - b.mean_log AS diff,
+               b.se2 + o.se2 AS se2,
+               -- Welch-Satterthwaite
+               (b.se2 + o.se2) ^ 2 / nullif(b.se2 ^ 2 / b.df + o.se2 ^ 2 / o.df, 0) AS df,
+               b.used_seconds OR o.used_seconds AS used_seconds
+        FROM (SELECT * FROM sides WHERE label = base) b
+        FULL JOIN (SELECT * FROM sides WHERE label = other) o
+               ON o.dbms = b.dbms AND o.workload = b.workload
+    ), tested AS (
+        SELECT p.*,
+               CASE WHEN p.base_value > 0 THEN p.other_value / p.base_value END AS ratio,
+               CASE WHEN p.se2 > 0 AND p.df > 0 THEN microbench.t_quantile((1 + confidence) / 2, p.df) * sqrt(p.se2) END AS half_width,
+               CASE WHEN p.se2 > 0 AND p.df > 0 THEN microbench.beta_inc(p.df / 2, 0.5, p.df / (p.df + p.diff ^ 2 / p.se2)) END AS p_value
+        FROM pairs p
+    ), adjusted AS (
+        SELECT t.*,
+               least(1, min(t.p_value * t.tests / t.rank)
+                            OVER (ORDER BY t.p_value DESC NULLS FIRST ROWS UNBOUNDED PRECEDING)) AS q_value
+        FROM (SELECT t0.*, rank() OVER (ORDER BY t0.p_value) AS rank,
+                     count(t0.p_value) OVER () AS tests
+              FROM tested t0) t
     )
-    SELECT s.dbms, s.workload, w.grp, w.group_order, w.report_order,
-           s.base_runs, s.other_runs, s.base_value, s.other_value,
-           CASE WHEN s.base_value > 0 THEN s.other_value / s.base_value END,
-           s.base_spread, s.other_spread,
-           greatest(s.base_spread, s.other_spread),
-           CASE WHEN greatest(s.base_spread, s.other_spread) IS NULL OR s.base_value IS NULL
-                     OR s.other_value IS NULL OR s.base_value = 0 THEN NULL
-                ELSE abs(s.other_value / s.base_value - 1) <= greatest(s.base_spread, s.other_spread) END
-    FROM sides s
-    JOIN microbench.workloads w ON w.name = s.workload
-    ORDER BY microbench.dbms_order(s.dbms), w.report_order
+    SELECT a.dbms, a.workload, w.grp, w.group_order, w.report_order,
+           a.base_runs, a.other_runs, a.base_value, a.other_value, a.ratio,
+           a.base_spread, a.other_spread, greatest(a.base_spread, a.other_spread),
+           CASE WHEN a.ratio IS NOT NULL THEN NOT sig.significant END,
+           exp(a.diff - a.half_width), exp(a.diff + a.half_width),
+           a.p_value, CASE WHEN a.p_value IS NOT NULL THEN a.q_value END, sig.significant,
+           CASE WHEN a.half_width IS NULL THEN NULL WHEN a.used_seconds THEN 'seconds' ELSE 'runs' END
+    FROM adjusted a
+    JOIN microbench.workloads w ON w.name = a.workload
+    CROSS JOIN LATERAL (SELECT coalesce(a.q_value <= 1 - confidence
+                                        AND abs(a.ratio - 1) >= threshold, false) AS significant) sig
+    ORDER BY microbench.dbms_order(a.dbms), w.report_order
 $$;
 
-COMMENT ON FUNCTION microbench.compare(text, text, text, text) IS
-    'per dbms and workload: runs, medians, ratio other/base, spreads and whether the ratio is within the noise';
+COMMENT ON FUNCTION microbench.compare(text, text, text, text, double precision, double precision) IS
+    'per dbms and workload: runs, geometric means, ratio other/base, its confidence interval, p-value (raw and adjusted for the cells compared), whether it is a significant difference, and how the interval was found';
 
--- One report cell: the ratio with two decimals, "~" when within the noise, "-" when missing.
+-- One report cell: the ratio with two decimals, "~" when it is not a
+-- significant difference, "-" when missing.
 CREATE OR REPLACE FUNCTION microbench.report_cell(ratio double precision, within_noise boolean)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -270,21 +371,26 @@ AS $$
 $$;
 
 -- The grid every format prints: one row per (column, workload) with the
--- cell text; columns are the DBMS (two-label report) or the labels
--- (relative series).  Rows exist for every catalog workload of a group in
--- which some column has data.
+-- cell text and its statistics; columns are the DBMS (two-label report) or
+-- the labels (relative series).  Rows exist for every catalog workload of
+-- a group in which some column has data.
+DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean);
 CREATE OR REPLACE FUNCTION microbench.report_grid(base text, others text[], metric text, phase text,
-                                                  by_label boolean)
+                                                  by_label boolean,
+                                                  confidence double precision DEFAULT 0.95,
+                                                  threshold double precision DEFAULT 0.02)
 RETURNS TABLE (column_order integer, column_name text, dbms text, grp text, group_order integer,
                report_order integer, workload text, cell text, ratio double precision,
-               within_noise boolean, repeated boolean)
+               within_noise boolean, repeated boolean, ci_low double precision,
+               ci_high double precision, p_value double precision, significant boolean,
+               method text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH cmp AS (
         SELECT o.ord, o.label, c.*
         FROM unnest(others) WITH ORDINALITY AS o(label, ord),
-             LATERAL microbench.compare(base, o.label, metric, phase) c
+             LATERAL microbench.compare(base, o.label, metric, phase, confidence, threshold) c
     ), cols AS (
         SELECT DISTINCT
                CASE WHEN by_label THEN ord::integer ELSE microbench.dbms_order(c.dbms) END AS column_order,
@@ -297,7 +403,8 @@ AS $$
     )
     SELECT cols.column_order, cols.column_name, cols.dbms, w.grp, w.group_order, w.report_order,
            w.name, microbench.report_cell(c.ratio, c.within_noise), c.ratio, c.within_noise,
-           coalesce(c.base_runs > 1 OR c.other_runs > 1, false)
+           coalesce(c.base_runs > 1 OR c.other_runs > 1, false),
+           c.ci_low, c.ci_high, c.p_value, c.significant, c.method
     FROM cols
     CROSS JOIN microbench.workloads w
     JOIN groups g ON g.group_order = w.group_order
@@ -305,19 +412,43 @@ AS $$
                    AND (NOT by_label OR c.label = cols.key)
 $$;
 
--- How cells were combined, said once under a report with repeated runs.
-CREATE OR REPLACE FUNCTION microbench.report_footer(repeats boolean, prefix text)
+-- What the columns and marks of a report mean, said once under it: the
+-- DBMS names of its columns, how cells were combined and what "~" means.
+DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
+CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
+                                                    confidence double precision DEFAULT 0.95,
+                                                    threshold double precision DEFAULT 0.02)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN repeats THEN
-        E'\n\n' || prefix || 'cells: median of each label''s runs; ~ marks a ratio within the noise '
-        || '(|ratio - 1| <= the larger (max - min) / median of the two sides); - means no data'
-    ELSE '' END
+    SELECT E'\n\n' || prefix || string_agg(d.legend, ', ' ORDER BY microbench.dbms_order(d.dbms))
+           || E'\n' || prefix || 'cells: ratio of the geometric mean QPS of each label''s runs; - means no data'
+           || E'\n' || prefix || '~: not a significant difference: the ' || round((confidence * 100)::numeric, 1)::float8
+           || '% interval includes 1 (adjusted for the number of cells), the change is under '
+           || round((threshold * 100)::numeric, 1)::float8 || '%, or there are too few runs to tell'
+    FROM (SELECT DISTINCT e->>'dbms' AS dbms,
+                 CASE e->>'dbms' WHEN 'postgres' THEN 'pg: Postgres' WHEN 'mysql' THEN 'my: MySQL'
+                                 WHEN 'mariadb' THEN 'ma: MariaDB' END AS legend
+          FROM jsonb_array_elements(grid_rows) e WHERE e->>'dbms' IS NOT NULL) d
 $$;
 
--- Lay a grid out as text (the seed's layout), markdown or CSV.
-CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text)
+-- A cell of the markdown report: the text cell and, when there is one, its interval.
+CREATE OR REPLACE FUNCTION microbench.report_cell_interval(cell text, ci_low double precision,
+                                                           ci_high double precision)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT cell || CASE WHEN ci_low IS NULL THEN '' ELSE
+        ' [' || to_char(ci_low, 'FM999990.00') || ', ' || to_char(ci_high, 'FM999990.00') || ']' END
+$$;
+
+DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
+-- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
+-- columns are 8 characters wide as in the seed, wider when a column's name
+-- (a label, in a series) needs it.
+CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text,
+                                                   confidence double precision DEFAULT 0.95,
+                                                   threshold double precision DEFAULT 0.02)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -326,25 +457,32 @@ DECLARE
     g       record;
     w       record;
     header  text;
-    repeats boolean;
+    width   integer;
 BEGIN
     IF format NOT IN ('text', 'markdown', 'csv') THEN
         RAISE EXCEPTION 'unknown report format "%"', format
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Use text, markdown, csv or svg.';
     END IF;
-    SELECT coalesce(bool_or((e->>'repeated')::boolean), false) INTO repeats
+    SELECT greatest(8, max(length(e->>'column_name')) + 2) INTO width
     FROM jsonb_array_elements(grid_rows) e;
 
     IF format = 'csv' THEN
-        SELECT 'group,workload,' || string_agg(c.column_name, ',' ORDER BY c.column_order)
+        SELECT 'group,workload,' || string_agg(format('%s,%s_ci_low,%s_ci_high,%s_significant',
+                                                      c.column_name, c.column_name, c.column_name, c.column_name),
+                                               ',' ORDER BY c.column_order)
         INTO header
         FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
               FROM jsonb_array_elements(grid_rows) e) c;
         result := header;
         FOR w IN
             SELECT e->>'grp' AS grp, e->>'workload' AS workload,
-                   string_agg(CASE WHEN e->>'cell' = '-' THEN '' ELSE to_char((e->>'ratio')::float8, 'FM999990.00') END,
+                   string_agg(concat_ws(',',
+                                  coalesce(to_char((e->>'ratio')::float8, 'FM999990.00'), ''),
+                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999990.0000'), ''),
+                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999990.0000'), ''),
+                                  CASE WHEN e->>'ratio' IS NULL THEN ''
+                                       ELSE coalesce(e->>'significant', 'false') END),
                               ',' ORDER BY (e->>'column_order')::int) AS cells
             FROM jsonb_array_elements(grid_rows) e
             GROUP BY 1, 2, (e->>'group_order')::int, (e->>'report_order')::int
@@ -363,7 +501,7 @@ BEGIN
             result := result || E'\n\n';
         END IF;
         SELECT CASE format
-                   WHEN 'text' THEN string_agg(rpad(c.column_name, 8), '' ORDER BY c.column_order)
+                   WHEN 'text' THEN string_agg(rpad(c.column_name, width), '' ORDER BY c.column_order)
                    ELSE '| ' || string_agg(c.column_name, ' | ' ORDER BY c.column_order) || E' | microbenchmark |\n|'
                         || repeat('---:|', count(*)::int) || '---|'
                END
@@ -375,8 +513,10 @@ BEGIN
         FOR w IN
             SELECT e->>'workload' AS workload,
                    CASE format
-                       WHEN 'text' THEN string_agg(rpad(e->>'cell', 8), '' ORDER BY (e->>'column_order')::int)
-                       ELSE '| ' || string_agg(e->>'cell', ' | ' ORDER BY (e->>'column_order')::int) || ' | '
+                       WHEN 'text' THEN string_agg(rpad(e->>'cell', width), '' ORDER BY (e->>'column_order')::int)
+                       ELSE '| ' || string_agg(microbench.report_cell_interval(e->>'cell', (e->>'ci_low')::float8,
+                                                                               (e->>'ci_high')::float8),
+                                               ' | ' ORDER BY (e->>'column_order')::int) || ' | '
                    END AS cells
             FROM jsonb_array_elements(grid_rows) e
             WHERE (e->>'group_order')::int = g.group_order
@@ -386,8 +526,178 @@ BEGIN
             result := result || E'\n' || w.cells || w.workload || CASE format WHEN 'text' THEN '' ELSE ' |' END;
         END LOOP;
     END LOOP;
-    RETURN result || microbench.report_footer(repeats, CASE format WHEN 'text' THEN '-- ' ELSE '' END);
+    RETURN result || microbench.report_footer(grid_rows, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
+                                              confidence, threshold);
 END
+$$;
+
+-- Mann-Whitney's rank test of two samples, normal approximation: the
+-- two-sided p-value that they come from one distribution.  For the drift
+-- warnings, whose samples are a few dozen canary timings or steal
+-- fractions with outliers a t-test would be thrown by.
+CREATE OR REPLACE FUNCTION microbench.rank_test_p(a double precision[], b double precision[])
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH v AS (
+        SELECT x, 1 AS side FROM unnest(a) x WHERE x IS NOT NULL
+        UNION ALL
+        SELECT x, 2 FROM unnest(b) x WHERE x IS NOT NULL
+    ), ranked AS (
+        -- average ranks for ties
+        SELECT side, (rank() OVER (ORDER BY x) + rank() OVER (ORDER BY x DESC) * -1
+                      + count(*) OVER () + 1) / 2.0 AS r
+        FROM v
+    ), u AS (
+        SELECT count(*) FILTER (WHERE side = 1) AS n1, count(*) FILTER (WHERE side = 2) AS n2,
+               sum(r) FILTER (WHERE side = 1) AS r1
+        FROM ranked
+    )
+    SELECT CASE WHEN n1 >= 3 AND n2 >= 3 THEN
+        2 * (1 - microbench.normal_cdf(abs(r1 - n1 * (n1 + 1) / 2.0 - n1 * n2 / 2.0)
+                                       / sqrt(n1 * n2 * (n1 + n2 + 1) / 12.0)))
+    END
+    FROM u
+$$;
+
+-- What can make the ratios of a comparison wrong although each run was
+-- measured right, one line per finding and DBMS:
+--   host-speed  the host-speed canary (or steal time) differed between the
+--               labels' runs: the machine was not the same for both;
+--   trend       a label's QPS moved round after round in one direction,
+--               over all its workloads (pooled regression of log QPS on the
+--               round, each workload centred on its own mean);
+--   data-state  the two labels' runs of a workload read data in a
+--               different state (sizes, dead rows, visibility, undo
+--               history beyond state_threshold).
+-- A finding needs p < 0.01 and a size of at least the threshold, so that
+-- warnings are rare when nothing is wrong.
+CREATE OR REPLACE FUNCTION microbench.compare_warnings(base text, other text, phase text DEFAULT 'post',
+                                                       threshold double precision DEFAULT 0.02,
+                                                       state_threshold double precision DEFAULT 0.10)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT r.*, ln(r.qps) AS l,
+               r.host_cpu_steal_seconds
+                   / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
+                            + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
+        FROM microbench.runs r
+        WHERE r.label IN (base, other) AND r.phase = compare_warnings.phase AND r.qps > 0
+    ), canary AS (
+        SELECT r.dbms,
+               array_agg(c.us) FILTER (WHERE r.label = base) AS b,
+               array_agg(c.us) FILTER (WHERE r.label = other) AS o
+        FROM runs r, LATERAL (VALUES (r.canary_before_us), (r.canary_after_us)) c(us)
+        WHERE c.us > 0
+        GROUP BY r.dbms
+    ), canary_found AS (
+        SELECT c.dbms, 'host-speed'::text AS kind,
+               format('%s: the machine ran at a different speed for the two labels: the host-speed canary took %s us (median) in the runs of %s and %s us in those of %s (%s%% %s for %s, p = %s); ratios mix the builds'' difference with the machine''s',
+                      microbench.dbms_short(c.dbms), round(m.b::numeric), base, round(m.o::numeric), other,
+                      round(abs(m.o / m.b - 1)::numeric * 100), CASE WHEN m.o > m.b THEN 'slower' ELSE 'faster' END,
+                      other, to_char(p.p, 'FM0.0000')) AS message
+        FROM canary c,
+             LATERAL (SELECT (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(c.b) x) AS b,
+                             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(c.o) x) AS o) m,
+             LATERAL (SELECT microbench.rank_test_p(c.b, c.o) AS p) p
+        WHERE p.p < 0.01 AND abs(m.o / m.b - 1) >= threshold
+    ), steal_found AS (
+        SELECT r.dbms, 'host-speed'::text,
+               format('%s: steal time differed between the two labels: %s%% of the host''s CPU time in the runs of %s, %s%% in those of %s (p = %s)',
+                      microbench.dbms_short(r.dbms), round(avg(r.steal) FILTER (WHERE r.label = base)::numeric * 100, 1), base,
+                      round(avg(r.steal) FILTER (WHERE r.label = other)::numeric * 100, 1), other,
+                      to_char(microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.label = base),
+                                                     array_agg(r.steal) FILTER (WHERE r.label = other)), 'FM0.0000'))
+        FROM runs r
+        WHERE r.steal IS NOT NULL
+        GROUP BY r.dbms
+        HAVING microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.label = base),
+                                      array_agg(r.steal) FILTER (WHERE r.label = other)) < 0.01
+           AND abs(avg(r.steal) FILTER (WHERE r.label = base) - avg(r.steal) FILTER (WHERE r.label = other)) >= 0.01
+    ), rounds AS (
+        -- each run's round (its place in time among the label's runs of that workload)
+        SELECT r.dbms, r.label, r.workload,
+               (row_number() OVER w - 1)::double precision AS round, r.l,
+               count(*) OVER (PARTITION BY r.dbms, r.label, r.workload) AS k
+        FROM runs r
+        WINDOW w AS (PARTITION BY r.dbms, r.label, r.workload ORDER BY r.started_at, r.run_id)
+    ), centred AS (
+        SELECT c.dbms, c.label, c.workload, c.k,
+               c.round - avg(c.round) OVER p AS x, c.l - avg(c.l) OVER p AS y
+        FROM rounds c
+        WHERE c.k >= 2
+        WINDOW p AS (PARTITION BY c.dbms, c.label, c.workload)
+    ), slopes AS (
+        SELECT c.dbms, c.label, sum(c.x * c.y) / nullif(sum(c.x * c.x), 0) AS slope, sum(c.x * c.x) AS sxx,
+               count(*) AS n, count(DISTINCT c.workload) AS workloads, max(c.k) AS rounds
+        FROM centred c
+        GROUP BY c.dbms, c.label
+    ), trend_fit AS (
+        SELECT s.*, sqrt(sum((c.y - s.slope * c.x) ^ 2) / nullif(s.n - s.workloads - 1, 0) / s.sxx) AS se
+        FROM slopes s JOIN centred c ON c.dbms = s.dbms AND c.label = s.label
+        WHERE s.slope IS NOT NULL
+        GROUP BY s.dbms, s.label, s.slope, s.sxx, s.n, s.workloads, s.rounds
+    ), trend_found AS (
+        SELECT t.dbms, 'trend'::text,
+               format('%s: the QPS of %s %s from round to round (%s%% per round over %s rounds, %s workloads, p = %s): the machine or the data changed while it ran',
+                      microbench.dbms_short(t.dbms), t.label, CASE WHEN t.slope < 0 THEN 'falls' ELSE 'rises' END,
+                      to_char((exp(t.slope) - 1) * 100, 'FMS990.0'), t.rounds, t.workloads,
+                      to_char(2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)), 'FM0.0000'))
+        FROM trend_fit t
+        WHERE t.se > 0 AND t.n - t.workloads - 1 >= 1
+          AND 2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)) < 0.01
+          AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold
+    ), states AS (
+        -- the median of each fingerprint figure per side and workload
+        SELECT r.dbms, r.workload, f.key,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.label = base) AS b,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.label = other) AS o,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY coalesce((r.data_state->>'live_rows')::double precision,
+                                                                   (r.data_state->>'rows')::double precision)) AS rows
+        FROM runs r, jsonb_each_text(r.data_state) f
+        WHERE jsonb_typeof(r.data_state -> f.key) = 'number'
+        GROUP BY r.dbms, r.workload, f.key
+    ), state_diffs AS (
+        SELECT s.*,
+               CASE WHEN s.key IN ('dead_rows', 'history_length') THEN abs(s.o - s.b) / greatest(s.rows, 1)
+                    WHEN s.key = 'all_visible' THEN abs(s.o - s.b)
+                    ELSE abs(s.o - s.b) / greatest(s.b, 1) END AS diff
+        FROM states s
+        WHERE s.b IS NOT NULL AND s.o IS NOT NULL
+    ), state_found AS (
+        SELECT d.dbms, 'data-state'::text,
+               format('%s: the two labels read data in a different state in %s workload(s), e.g. %s; reload the same data before each label''s runs (microbench-compare does)',
+                      microbench.dbms_short(d.dbms), count(DISTINCT d.workload),
+                      (array_agg(format('%s: %s %s for %s, %s for %s', d.workload, d.key, round(d.b::numeric, 2)::float8, base,
+                                        round(d.o::numeric, 2)::float8, other) ORDER BY d.diff DESC))[1])
+        FROM state_diffs d
+        WHERE d.diff > state_threshold
+        GROUP BY d.dbms
+    )
+    SELECT f.* FROM (
+        SELECT * FROM canary_found
+        UNION ALL SELECT * FROM steal_found
+        UNION ALL SELECT * FROM trend_found
+        UNION ALL SELECT * FROM state_found
+    ) f
+    ORDER BY microbench.dbms_order(f.dbms), f.kind
+$$;
+
+COMMENT ON FUNCTION microbench.compare_warnings(text, text, text, double precision, double precision) IS
+    'what may make the ratios of compare(base, other) wrong: the machine''s speed or steal time differed between the labels, a label''s QPS trended over rounds, or the two sides read data in a different state';
+
+-- The warnings under a report, one line each.
+CREATE OR REPLACE FUNCTION microbench.warnings_caption(base text, others text[], phase text, prefix text,
+                                                       threshold double precision DEFAULT 0.02)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(E'\n' || prefix || 'warning: ' || w.message, '' ORDER BY o.ord), '')
+    FROM unnest(others) WITH ORDINALITY AS o(label, ord),
+         LATERAL microbench.compare_warnings(base, o.label, phase, threshold) w
 $$;
 
 -- How each label's runs were driven, when not with the defaults (prepared
@@ -415,75 +725,146 @@ AS $$
     FROM per_label p
 $$;
 
--- The seed's report: QPS(other) / QPS(base) per DBMS, in four groups.
+-- The seed's report: QPS(other) / QPS(base) per DBMS, in four groups,
+-- with the marks, legend and warnings of microbench.compare().
+DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text);
 CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
-                                                   phase text DEFAULT 'post', metric text DEFAULT 'qps')
+                                                   phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                                                   confidence double precision DEFAULT 0.95,
+                                                   threshold double precision DEFAULT 0.02)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    grid jsonb;
 BEGIN
-    PERFORM microbench.check_metric(metric);
     IF NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = base AND r.phase = bench_report.phase)
        OR NOT EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = other AND r.phase = bench_report.phase) THEN
+        PERFORM microbench.check_metric(metric);
         RAISE NOTICE 'no runs of label "%" in phase %',
             CASE WHEN EXISTS (SELECT 1 FROM microbench.runs r WHERE r.label = base AND r.phase = bench_report.phase)
                  THEN other ELSE base END, phase;
         RETURN '';
     END IF;
-    IF format = 'svg' THEN
-        RETURN microbench.report_svg(base, ARRAY[other], phase, metric, false);
-    END IF;
-    SELECT jsonb_agg(to_jsonb(g)) INTO grid
-    FROM microbench.report_grid(base, ARRAY[other], metric, phase, false) g;
-    IF grid IS NULL THEN
-        RAISE NOTICE 'no runs of labels "%" and "%" in phase %', base, other, phase;
-        RETURN '';
-    END IF;
-    RETURN microbench.report_render(grid, format)
-           || CASE WHEN format = 'csv' THEN ''
-                   ELSE microbench.metric_caption(metric, base, other,
-                                                  CASE format WHEN 'text' THEN '-- ' ELSE '' END)
-                        || coalesce(microbench.options_caption(ARRAY[base, other], phase,
-                                                               CASE format WHEN 'text' THEN '-- ' ELSE '' END), '') END;
+    RETURN microbench.relative_report(base, ARRAY[other], format, phase, metric, false, confidence, threshold);
 END
 $$;
 
-COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text) IS
-    'relative report QPS(other)/QPS(base) per dbms in the seed layout; format text, markdown, csv or svg';
+COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text, double precision, double precision) IS
+    'relative report QPS(other)/QPS(base) per dbms in the seed layout, ~ on cells that are not a significant difference; format text, markdown, csv or svg';
+
+-- The body of both reports: the grid of base against others (columns per
+-- DBMS, or per label when by_label), laid out in a format, with the
+-- captions under it.
+CREATE OR REPLACE FUNCTION microbench.relative_report(base text, others text[], format text, phase text,
+                                                      metric text, by_label boolean,
+                                                      confidence double precision, threshold double precision)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    grid    jsonb;
+    prefix  text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
+BEGIN
+    PERFORM microbench.check_metric(metric);
+    IF confidence IS NULL OR confidence <= 0 OR confidence >= 1 OR threshold IS NULL OR threshold < 0 THEN
+        RAISE EXCEPTION 'confidence must be between 0 and 1 and threshold at least 0, not % and %', confidence, threshold
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The defaults are confidence => 0.95 and threshold => 0.02 (a 2% change).';
+    END IF;
+    IF format = 'svg' THEN
+        RETURN microbench.report_svg(base, others, phase, metric, by_label, confidence, threshold);
+    END IF;
+    SELECT jsonb_agg(to_jsonb(g)) INTO grid
+    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold) g;
+    IF grid IS NULL THEN
+        RAISE NOTICE 'no runs of labels "%" and "%" in phase %', base, array_to_string(others, '", "'), phase;
+        RETURN '';
+    END IF;
+    RETURN microbench.report_render(grid, format, confidence, threshold)
+           || CASE WHEN format = 'csv' THEN ''
+                   ELSE microbench.metric_caption(metric, base, array_to_string(others, ','), prefix)
+                        || coalesce(microbench.options_caption(base || others, phase, prefix), '')
+                        || microbench.warnings_caption(base, others, phase, prefix, threshold) END;
+END
+$$;
 
 -- A series relative to one base: one column per other label, per DBMS.
-CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, VARIADIC others text[])
+-- bench_relative('pg17', 'pg18', 'pg19') prints text; the form with an
+-- array takes the same formats and options as bench_report:
+-- bench_relative('pg17', ARRAY['pg18', 'pg19'], 'markdown').
+CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, others text[], format text,
+                                                     phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                                                     confidence double precision DEFAULT 0.95,
+                                                     threshold double precision DEFAULT 0.02)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     d       record;
-    grid    jsonb;
+    part    text;
     result  text := '';
 BEGIN
+    IF format = 'svg' THEN
+        RETURN microbench.relative_report(base, others, format, phase, metric, true, confidence, threshold);
+    END IF;
     FOR d IN
         SELECT DISTINCT r.dbms, microbench.dbms_order(r.dbms) FROM microbench.runs r
-        WHERE r.label = base AND r.phase = 'post' ORDER BY 2
+        WHERE r.label = base AND r.phase = bench_relative.phase ORDER BY 2
     LOOP
-        SELECT jsonb_agg(to_jsonb(g)) INTO grid
-        FROM microbench.report_grid(base, others, 'qps', 'post', true) g
-        WHERE g.dbms = d.dbms;
-        CONTINUE WHEN grid IS NULL;
+        -- one DBMS at a time: the runs of the others are left out by a
+        -- grid that only keeps this DBMS's rows
+        SELECT microbench.relative_report_for(base, others, format, phase, metric, confidence, threshold, d.dbms)
+        INTO part;
+        CONTINUE WHEN part IS NULL OR part = '';
         result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
-                  || format('-- %s: QPS(label) / QPS(%s)', microbench.dbms_short(d.dbms), base)
-                  || E'\n\n' || microbench.report_render(grid, 'text');
+                  || CASE format WHEN 'csv' THEN '' WHEN 'markdown' THEN '## ' ELSE '-- ' END
+                  || CASE WHEN format = 'csv' THEN ''
+                          ELSE format('%s: %s(label) / %s(%s)', microbench.dbms_short(d.dbms), upper(metric), upper(metric), base)
+                               || E'\n\n' END
+                  || part;
     END LOOP;
     IF result = '' THEN
-        RAISE NOTICE 'no runs of label "%" in phase post', base;
+        RAISE NOTICE 'no runs of label "%" in phase %', base, phase;
     END IF;
     RETURN result;
 END
 $$;
 
+-- One DBMS's part of a series report.
+CREATE OR REPLACE FUNCTION microbench.relative_report_for(base text, others text[], format text, phase text,
+                                                          metric text, confidence double precision,
+                                                          threshold double precision, only_dbms text)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    grid    jsonb;
+    prefix  text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
+BEGIN
+    PERFORM microbench.check_metric(metric);
+    SELECT jsonb_agg(to_jsonb(g)) INTO grid
+    FROM microbench.report_grid(base, others, metric, phase, true, confidence, threshold) g
+    WHERE g.dbms = only_dbms;
+    IF grid IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN microbench.report_render(grid, format, confidence, threshold)
+           || CASE WHEN format = 'csv' THEN ''
+                   ELSE coalesce((SELECT string_agg(E'\n' || prefix || 'warning: ' || w.message, '' ORDER BY o.ord)
+                                  FROM unnest(others) WITH ORDINALITY AS o(label, ord),
+                                       LATERAL microbench.compare_warnings(base, o.label, phase, threshold) w
+                                  WHERE w.dbms = only_dbms), '') END;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, VARIADIC others text[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
+
 COMMENT ON FUNCTION microbench.bench_relative(text, text[]) IS
-    'QPS of each other label relative to the base label, one column per label, per dbms';
+    'QPS of each other label relative to the base label, one column per label, per dbms (text)';
+COMMENT ON FUNCTION microbench.bench_relative(text, text[], text, text, text, double precision, double precision) IS
+    'a metric of each other label relative to the base label, one column per label, per dbms; format text, markdown, csv or svg';
 
 -- The absolute table of a cost report: per DBMS and microbenchmark, one
 -- line per label with its QPS and what each query cost (medians over the

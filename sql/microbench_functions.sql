@@ -133,15 +133,23 @@ SELECT pg_catalog.pg_extension_config_dump('microbench.import_queue', '');
 
 -- The reports, under the names of DESIGN.md in the extension's schema.
 CREATE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
-                             phase text DEFAULT 'post', metric text DEFAULT 'qps')
+                             phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                             confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT microbench.bench_report(base, other, format, phase, metric) $$;
+AS $$ SELECT microbench.bench_report(base, other, format, phase, metric, confidence, threshold) $$;
 
 CREATE FUNCTION bench_relative(base text, VARIADIC others text[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT microbench.bench_relative(base, VARIADIC others) $$;
+AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
+
+CREATE FUNCTION bench_relative(base text, others text[], format text,
+                               phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                               confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT microbench.bench_relative(base, others, format, phase, metric, confidence, threshold) $$;
 
 -- ---- the standard suite -------------------------------------------------
 
@@ -160,38 +168,6 @@ LANGUAGE C VOLATILE STRICT;
 
 COMMENT ON FUNCTION microbench_vacuum_analyze(integer) IS
     'VACUUM (ANALYZE) sbtest1..N at top level in a background worker (VACUUM cannot run inside a procedure)';
-
--- The suite's steps for a workload subset, with each step's measured seconds
--- and the seconds left from it to the end (for the progress notices).
--- Maintenance is kept only when some write runs before it.
-CREATE FUNCTION microbench.suite_steps(workloads text[], read_seconds float8,
-                                       write_seconds float8, insert_seconds float8,
-                                       warmup float8)
-RETURNS TABLE (n integer, steps integer, kind text, workload text, phase text,
-               seconds float8, remaining float8)
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-    WITH chosen AS (
-        SELECT p.* FROM @extschema@.bench_suite_plan() p
-        WHERE workloads IS NULL OR p.kind <> 'run' OR p.workload = ANY (workloads)
-    ), kept AS (
-        SELECT c.*,
-               CASE WHEN c.kind = 'maintenance' THEN 0
-                    WHEN c.class = 'read' THEN read_seconds
-                    WHEN c.class = 'write' THEN write_seconds
-                    ELSE insert_seconds END AS secs
-        FROM chosen c
-        WHERE c.kind <> 'maintenance'
-           OR EXISTS (SELECT 1 FROM chosen w WHERE w.kind = 'run' AND w.class = 'write')
-    )
-    SELECT (row_number() OVER (ORDER BY k.step))::integer, (count(*) OVER ())::integer,
-           k.kind, k.workload, k.phase, k.secs,
-           sum(k.secs + CASE WHEN k.kind = 'maintenance' THEN 0 ELSE warmup END)
-               OVER (ORDER BY k.step ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
-    FROM kept k
-    ORDER BY k.step
-$fn$;
 
 -- Check the request, load the tables if asked, and return the schema the
 -- suite runs in: where sbtest1 was found, or where it was just loaded.

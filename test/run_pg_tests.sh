@@ -92,5 +92,5 @@ pg_prove --ext .sql --failures "${tests[@]}"
 # the SVG report, rendered in headless Chromium and checked pixel by pixel;
 # then every way to stop a run, ending with a crash that restarts the cluster
 if [ $# -eq 0 ]; then
-    prove --failures "$here/report/svg_test.sh" "$here/pg/stopping.t"
+    prove --failures "$here/report/svg_test.sh" "$here/pg/verdicts.t" "$here/pg/stopping.t"
 fi

@@ -1,6 +1,7 @@
 -- 10_reports.sql — report math and layout against hand-computed rows:
--- ratios of medians, the seed's text layout, missing cells as "-", repeats
--- combined by median with the noise marked, markdown, CSV, series.
+-- ratios of geometric means, the seed's text layout, missing cells as "-",
+-- cells that are not a significant difference marked, the legend, markdown,
+-- CSV, series.  16_verdicts.sql tests the statistics behind the marks.
 BEGIN;
 SELECT plan(10);
 
@@ -24,32 +25,36 @@ SELECT pg_temp.run('mysql', 'gcc', 'point-query', 297);
 SELECT is(bench_report('clang', 'gcc'),
 '-- point queries
 pg      my
-0.95    -       hot-points
-1.02    0.99    point-query
+0.95~   -       hot-points
+1.02~   0.99~   point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
 -       -       points-notcovered-si
 -       -       random-points_range=1000
 -       -       random-points_range=100
--       -       random-points_range=10',
-    'two labels, one run each: the seed layout, ratios gcc/clang, - where a side is missing');
+-       -       random-points_range=10
+
+-- pg: Postgres, my: MySQL
+-- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
+    'two labels, one run each: the seed layout, ratios gcc/clang, - where a side is missing, ~ as one run a side cannot tell, and a legend');
 
 SELECT is(bench_report('clang', 'gcc', 'csv'),
-'group,workload,pg,my
-point queries,hot-points,0.95,
-point queries,point-query,1.02,0.99
-point queries,points-covered-pk,,
-point queries,points-covered-si,,
-point queries,points-notcovered-pk,,
-point queries,points-notcovered-si,,
-point queries,random-points_range=1000,,
-point queries,random-points_range=100,,
-point queries,random-points_range=10,,',
-    'CSV: one line per microbenchmark, empty where missing');
+'group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,my,my_ci_low,my_ci_high,my_significant
+point queries,hot-points,0.95,,,false,,,,
+point queries,point-query,1.02,,,false,0.99,,,false
+point queries,points-covered-pk,,,,,,,,
+point queries,points-covered-si,,,,,,,,
+point queries,points-notcovered-pk,,,,,,,,
+point queries,points-notcovered-si,,,,,,,,
+point queries,random-points_range=1000,,,,,,,,
+point queries,random-points_range=100,,,,,,,,
+point queries,random-points_range=10,,,,,,,,',
+    'CSV: one line per microbenchmark, ratio, interval and verdict per DBMS, empty where missing');
 
 SELECT matches(bench_report('clang', 'gcc', 'markdown'),
-    E'^### point queries\n\\| pg \\| my \\| microbenchmark \\|\n\\|---:\\|---:\\|---\\|\n\\| 0.95 \\| - \\| hot-points \\|\n\\| 1.02 \\| 0.99 \\| point-query \\|',
+    E'^### point queries\n\\| pg \\| my \\| microbenchmark \\|\n\\|---:\\|---:\\|---\\|\n\\| 0.95~ \\| - \\| hot-points \\|\n\\| 1.02~ \\| 0.99~ \\| point-query \\|',
     'markdown: a table per group');
 
 -- repeats: medians, spread, noise
@@ -62,26 +67,28 @@ SELECT pg_temp.run('mariadb', 'new', 'range-covered-pk', 190);
 SELECT pg_temp.run('mariadb', 'new', 'range-covered-si', 50);
 
 SELECT results_eq(
-    $$SELECT dbms, workload, base_runs, other_runs, base_value, other_value, round(ratio::numeric, 4),
-             round(noise::numeric, 4), within_noise
+    $$SELECT dbms, workload, base_runs, other_runs, round(base_value::numeric, 4), round(other_value::numeric, 4),
+             round(ratio::numeric, 4), round(noise::numeric, 4), within_noise, significant
       FROM microbench.compare('base', 'new') ORDER BY dbms, workload$$,
-    $$VALUES ('mariadb', 'range-covered-pk', 1, 1, 200::float8, 190::float8, 0.9500, NULL::numeric, NULL::boolean),
-             ('mariadb', 'range-covered-si', NULL, 1, NULL, 50, NULL, NULL, NULL),
-             ('postgres', 'range-covered-pk', 2, 3, 100.5, 80, 0.7960, 0.0250, false),
-             ('postgres', 'scan', 3, 1, 10, 10.5, 1.0500, 0.2000, true)$$,
-    'compare(): medians, ratio, the larger spread as noise, and whether the ratio is inside it');
+    $$VALUES ('mariadb', 'range-covered-pk', 1, 1, 200.0000, 190.0000, 0.9500, NULL::numeric, true, false),
+             ('mariadb', 'range-covered-si', NULL, 1, NULL, 50.0000, NULL, NULL, NULL, false),
+             ('postgres', 'range-covered-pk', 2, 3, 100.4988, 79.9958, 0.7960, 0.0250, false, true),
+             ('postgres', 'scan', 3, 1, 9.9666, 10.5000, 1.0535, 0.2007, true, false)$$,
+    'compare(): geometric means, ratio, the larger spread, and the verdict (one run a side: no verdict)');
 
 SELECT is(bench_report('base', 'new'),
 '-- range queries without aggregation
 pg      ma
-0.80    0.95    range-covered-pk
+0.80    0.95~   range-covered-pk
 -       -       range-covered-si
 -       -       range-notcovered-pk
 -       -       range-notcovered-si
 1.05~   -       scan
 
--- cells: median of each label''s runs; ~ marks a ratio within the noise (|ratio - 1| <= the larger (max - min) / median of the two sides); - means no data',
-    'repeats: medians, ~ inside the noise, and a footer saying how cells were combined');
+-- pg: Postgres, ma: MariaDB
+-- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
+    'repeats: a clear 20% drop without ~, cells that cannot be told from noise with ~, and a footer saying how cells were combined');
 
 SELECT is((SELECT runs FROM microbench.label_stats WHERE label = 'base' AND workload = 'scan'), 3::bigint,
           'label_stats counts the runs of a label');
@@ -93,8 +100,8 @@ SELECT is(bench_relative('clang', 'gcc', 'v3'),
 
 -- point queries
 gcc     v3
-0.95    -       hot-points
-1.02    1.10    point-query
+0.95~   -       hot-points
+1.02~   1.10~   point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
@@ -103,19 +110,27 @@ gcc     v3
 -       -       random-points_range=100
 -       -       random-points_range=10
 
+-- pg: Postgres
+-- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell
+
 -- my: QPS(label) / QPS(clang)
 
 -- point queries
 gcc     v3
 -       -       hot-points
-0.99    -       point-query
+0.99~   -       point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
 -       -       points-notcovered-si
 -       -       random-points_range=1000
 -       -       random-points_range=100
--       -       random-points_range=10',
+-       -       random-points_range=10
+
+-- my: MySQL
+-- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
     'bench_relative: one column per label against the base, per dbms');
 
 SELECT is(bench_report('no-such-label', 'gcc'), '', 'unknown labels give an empty report');

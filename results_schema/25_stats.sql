@@ -1,0 +1,192 @@
+-- 25_stats.sql — the distributions behind a verdict, in plain SQL.
+--
+-- microbench.compare() (30_reports.sql) calls a ratio a difference only
+-- when its confidence interval excludes 1.  That needs Student's t
+-- distribution (Welch's interval and p-value of a difference of log QPS)
+-- and the normal distribution (the rank test of the drift warnings).  A
+-- results database may be any Postgres >= 13 without the C part, which has
+-- neither erf() nor lgamma(), so they are computed here from their series:
+--   lgamma     Lanczos' approximation (g = 7, 9 terms), ~15 digits;
+--   beta_inc   the regularized incomplete beta I_x(a, b) by its continued
+--              fraction, evaluated with the modified Lentz method;
+--   t_cdf      Student's t from I_x(df/2, 1/2), any real df > 0;
+--   t_quantile Newton's method on t_cdf from a normal-based start, kept
+--              inside a bracket (bisection when a step leaves it);
+--   normal_cdf Abramowitz and Stegun 26.2.17 (error < 7.5e-8).
+-- test/sql/16_verdicts.sql checks them against tabulated values.
+
+CREATE OR REPLACE FUNCTION microbench.lgamma(x double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c   double precision[] := ARRAY[0.99999999999980993, 676.5203681218851, -1259.1392167224028,
+                                    771.32342877765313, -176.61502916214059, 12.507343278686905,
+                                    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+    a   double precision;
+    t   double precision;
+    i   integer;
+BEGIN
+    IF x <= 0 THEN
+        RAISE EXCEPTION 'lgamma is defined here for x > 0 only, not %', x
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF x < 0.5 THEN
+        RETURN microbench.lgamma(x + 1) - ln(x);   -- Gamma(x) = Gamma(x + 1) / x
+    END IF;
+    x := x - 1;
+    a := c[1];
+    FOR i IN 1 .. 8 LOOP
+        a := a + c[i + 1] / (x + i);
+    END LOOP;
+    t := x + 7.5;
+    RETURN 0.5 * ln(2 * pi()) + (x + 0.5) * ln(t) - t + ln(a);
+END
+$$;
+
+-- The continued fraction of I_x(a, b), valid (fast to converge) for
+-- x < (a + 1) / (a + b + 2); beta_inc uses the symmetry for larger x.
+CREATE OR REPLACE FUNCTION microbench.beta_cf(a double precision, b double precision, x double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    tiny double precision := 1e-300;
+    c    double precision := 1;
+    d    double precision := 1 - (a + b) * x / (a + 1);
+    h    double precision;
+    aa   double precision;
+    step double precision;
+    m    integer;
+BEGIN
+    IF abs(d) < tiny THEN d := tiny; END IF;
+    d := 1 / d;
+    h := d;
+    FOR m IN 1 .. 300 LOOP
+        -- the even term
+        aa := m * (b - m) * x / ((a - 1 + 2 * m) * (a + 2 * m));
+        d := 1 + aa * d;
+        IF abs(d) < tiny THEN d := tiny; END IF;
+        c := 1 + aa / c;
+        IF abs(c) < tiny THEN c := tiny; END IF;
+        d := 1 / d;
+        h := h * d * c;
+        -- the odd term
+        aa := -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1 + 2 * m));
+        d := 1 + aa * d;
+        IF abs(d) < tiny THEN d := tiny; END IF;
+        c := 1 + aa / c;
+        IF abs(c) < tiny THEN c := tiny; END IF;
+        d := 1 / d;
+        step := d * c;
+        h := h * step;
+        EXIT WHEN abs(step - 1) < 1e-15;
+    END LOOP;
+    RETURN h;
+END
+$$;
+
+-- The regularized incomplete beta function I_x(a, b).
+CREATE OR REPLACE FUNCTION microbench.beta_inc(a double precision, b double precision, x double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    front double precision;
+BEGIN
+    IF x <= 0 THEN RETURN 0; END IF;
+    IF x >= 1 THEN RETURN 1; END IF;
+    front := exp(microbench.lgamma(a + b) - microbench.lgamma(a) - microbench.lgamma(b)
+                 + a * ln(x) + b * ln(1 - x));
+    IF x < (a + 1) / (a + b + 2) THEN
+        RETURN front * microbench.beta_cf(a, b, x) / a;
+    END IF;
+    RETURN 1 - front * microbench.beta_cf(b, a, 1 - x) / b;
+END
+$$;
+
+-- P(T <= t) for Student's t with df degrees of freedom (df > 0, not
+-- necessarily whole: Welch's df is not).
+CREATE OR REPLACE FUNCTION microbench.t_cdf(t double precision, df double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN t >= 0 THEN 1 - tail ELSE tail END
+    FROM (SELECT 0.5 * microbench.beta_inc(df / 2, 0.5, df / (df + t * t)) AS tail) s
+$$;
+
+-- The density of Student's t, for Newton's steps.
+CREATE OR REPLACE FUNCTION microbench.t_pdf(t double precision, df double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT exp(microbench.lgamma((df + 1) / 2) - microbench.lgamma(df / 2)
+               - 0.5 * ln(df * pi()) - (df + 1) / 2 * ln(1 + t * t / df))
+$$;
+
+-- The standard normal quantile to about 4 digits (A&S 26.2.23): a start.
+CREATE OR REPLACE FUNCTION microbench.normal_quantile_approx(p double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN p < 0.5 THEN -z ELSE z END
+    FROM (SELECT sqrt(-2 * ln(least(p, 1 - p))) AS t) s,
+         LATERAL (SELECT s.t - (2.515517 + 0.802853 * s.t + 0.010328 * s.t * s.t)
+                             / (1 + 1.432788 * s.t + 0.189269 * s.t * s.t + 0.001308 * s.t * s.t * s.t) AS z) q
+$$;
+
+-- t such that P(T <= t) = p, for 0 < p < 1 and df > 0.
+CREATE OR REPLACE FUNCTION microbench.t_quantile(p double precision, df double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    z    double precision;
+    t    double precision;
+    lo   double precision := 0;
+    hi   double precision := 1e7;
+    f    double precision;
+    next double precision;
+    i    integer;
+BEGIN
+    IF p <= 0 OR p >= 1 OR df <= 0 THEN
+        RAISE EXCEPTION 't_quantile needs 0 < p < 1 and df > 0, not p = %, df = %', p, df
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p < 0.5 THEN
+        RETURN -microbench.t_quantile(1 - p, df);
+    END IF;
+    IF p = 0.5 THEN
+        RETURN 0;
+    END IF;
+    -- start from the normal quantile with the first Cornish-Fisher terms
+    z := microbench.normal_quantile_approx(p);
+    t := z + (z ^ 3 + z) / (4 * df) + (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df * df);
+    IF df < 3 THEN
+        t := CASE WHEN df <= 1 THEN tan(pi() * (p - 0.5)) ELSE (2 * p - 1) / sqrt(2 * p * (1 - p)) END;
+    END IF;
+    FOR i IN 1 .. 100 LOOP
+        f := microbench.t_cdf(t, df) - p;
+        IF f > 0 THEN hi := least(hi, t); ELSE lo := greatest(lo, t); END IF;
+        EXIT WHEN abs(f) < 1e-13 OR hi - lo < 1e-12 * greatest(1, hi);
+        next := t - f / microbench.t_pdf(t, df);
+        IF next <= lo OR next >= hi OR next <> next THEN
+            next := (lo + least(hi, greatest(2 * lo, lo + 1))) / 2;   -- bisect, even when hi is far
+        END IF;
+        t := next;
+    END LOOP;
+    RETURN t;
+END
+$$;
+
+-- P(Z <= z) for the standard normal distribution.
+CREATE OR REPLACE FUNCTION microbench.normal_cdf(z double precision)
+RETURNS double precision LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN z >= 0 THEN 1 - upper_tail ELSE upper_tail END
+    FROM (SELECT 1 / (1 + 0.2316419 * abs(z)) AS k) s,
+         LATERAL (SELECT exp(-z * z / 2) / sqrt(2 * pi())
+                         * s.k * (0.319381530 + s.k * (-0.356563782 + s.k * (1.781477937
+                                  + s.k * (-1.821255978 + s.k * 1.330274429)))) AS upper_tail) u
+$$;
