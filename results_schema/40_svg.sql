@@ -2,21 +2,26 @@
 --
 -- microbench.report_svg() draws the grid of microbench.report_grid()
 -- (30_reports.sql) as a standalone SVG document that a browser shows as is:
--- one row per microbenchmark in report order under its group heading, one
--- horizontal bar per column (DBMS, or label in a relative series) that
--- diverges from a vertical reference line at ratio 1.0 — right when the
--- other label is higher, left when it is lower — with the ratio written
--- beside it.  Missing cells get a grey "no data" dash, never a bar (a row
--- with no data at all gets one dash); cells within the noise are drawn as
--- a lighter hatched bar.  bench_report(...,
--- 'svg') calls it.
+-- one row per microbenchmark in report order under its group heading (a
+-- band of its own that no bar or line crosses), one horizontal bar per
+-- column (DBMS, or label in a relative series) that diverges from a
+-- vertical reference line at ratio 1.0 on a log axis — right when the other
+-- label is higher, left when it is lower — with the ratio written beyond
+-- it.  A cell with a confidence interval gets a whisker from ci_low to
+-- ci_high over its bar, with an arrow where the interval runs past the axis
+-- end.  Missing cells get a grey "no data" dash, never a bar (a row with no
+-- data at all gets one dash); cells that are not a significant difference
+-- are drawn as a lighter hatched bar.  The legend says what the columns and
+-- pg/my/ma are, the caption what whiskers and hatching mean.
+-- bench_report(..., 'svg') calls it.
 --
 -- Plain SQL and PL/pgSQL, loadable into any Postgres >= 13 without the C
 -- extension; like the rest of results_schema it is also part of the
 -- extension's install script, so no transaction control and no psql
 -- meta-commands.
 --
--- Elements carry data-* attributes (column, ratio, colours, slot geometry)
+-- Elements carry data-* attributes (column, ratio, interval, colours, slot
+-- geometry, the axis mapping x = data-ref-x + ln(ratio) * data-px-per-ln)
 -- so that test/report/check_svg.py can check the rendered picture against
 -- what the SVG meant to draw.
 
@@ -101,10 +106,33 @@ $$;
 COMMENT ON FUNCTION microbench.svg_colour(integer, double precision) IS
     'colour #rrggbb of report column i in the SVG chart, optionally mixed with white';
 
--- The chart.  base, others, phase and metric as for report_grid();
--- by_label: one column per other label (per DBMS) instead of one per DBMS.
+-- The name of a DBMS for the legend.
+CREATE OR REPLACE FUNCTION microbench.dbms_name(dbms text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE dbms WHEN 'postgres' THEN 'Postgres' WHEN 'mysql' THEN 'MySQL' WHEN 'mariadb' THEN 'MariaDB' ELSE dbms END $$;
+
+-- A ratio as a tick label: 0.05, 0.8, 1.25, 20.
+CREATE OR REPLACE FUNCTION microbench.svg_tick(v double precision)
+RETURNS text LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT trim_scale(round(v::numeric, 6))::text $$;
+
+-- The chart.  base, others, phase, metric, confidence and threshold as for
+-- report_grid(); by_label: one column per other label (per DBMS) instead of
+-- one per DBMS.
+--
+-- The ratio axis is logarithmic, so that 0.5 and 2 are bars of one length
+-- and a 20x write leaves room for a 0.95 read.  Each side of 1.0 reaches the
+-- farthest ratio on that side, and the intervals up to 1.5 times beyond it
+-- (an interval reaching farther is cut at the axis end, which then gets an
+-- arrow instead of a cap), rounded up to 1.1, 1.25, 1.5, 2, 3, 5, 10, 20,
+-- 30, 50, ... (1/those on the left).
+DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean);
 CREATE OR REPLACE FUNCTION microbench.report_svg(base text, others text[], phase text DEFAULT 'post',
-                                                 metric text DEFAULT 'qps', by_label boolean DEFAULT false)
+                                                 metric text DEFAULT 'qps', by_label boolean DEFAULT false,
+                                                 confidence double precision DEFAULT 0.95,
+                                                 threshold double precision DEFAULT 0.02)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -115,72 +143,108 @@ DECLARE
     bar_h     constant integer := 12;   -- one bar
     bar_gap   constant integer := 3;    -- between the bars of a row
     row_pad   constant integer := 5;    -- above and below the bars of a row
-    head_h    constant integer := 28;   -- group heading band
-    side_pad  constant integer := 52;   -- room beside the axis for ratio text
+    head_h    constant integer := 28;   -- group heading band, nothing else drawn in it
+    side_pad  constant integer := 56;   -- room beside the axis for ratio text
+    tick_gap  constant integer := 42;   -- least distance between tick labels
+    cap_h     constant integer := 4;    -- whisker caps: cy - cap_h .. cy + cap_h
+    arrow_w   constant integer := 7;    -- the arrow of a cut whisker end
     char_w    constant double precision := 0.58;  -- estimated mean glyph width, em
+    -- the axis ends a side can have (the left side: 1 / these)
+    ends      constant double precision[] := ARRAY[1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500,
+                                                   1e3, 2e3, 3e3, 5e3, 1e4, 2e4, 3e4, 5e4, 1e5, 2e5, 3e5, 5e5, 1e6];
+    -- tick candidates, from 1.0 outwards
+    ticks_r   constant double precision[] := ARRAY[1.05, 1.1, 1.25, 2, 5, 10, 20, 50, 100, 200, 500,
+                                                   1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6];
+    ticks_l   constant double precision[] := ARRAY[0.95, 0.9, 0.8, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002,
+                                                   1e-3, 5e-4, 2e-4, 1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6];
     -- colours
-    ref_colour    constant text := '#000000';
-    grid_colour   constant text := '#dddddd';
-    nodata_colour constant text := '#9e9e9e';
-    text_colour   constant text := '#222222';
-    muted_colour  constant text := '#555555';
-    noise_tint    constant double precision := 0.62;
+    ref_colour     constant text := '#000000';
+    grid_colour    constant text := '#dddddd';
+    band_colour    constant text := '#e9edf2';
+    nodata_colour  constant text := '#9e9e9e';
+    whisker_colour constant text := '#111111';
+    text_colour    constant text := '#222222';
+    muted_colour   constant text := '#555555';
+    noise_tint     constant double precision := 0.62;
 
     grid      jsonb;
     title     text;
     item      text;
     mname     text := upper(metric);
+    pct       text := round((confidence * 100)::numeric, 1)::float8::text;
     ncols     integer;
     col_name  text[] := '{}';
     col_dbms  text[] := '{}';
     col_order integer[] := '{}';
     many_dbms boolean;
+    dbms_line text;
     c         record;
     g         record;
     w         record;
     cell      record;
     i         integer;
-    lo        double precision;
+    k         integer;
+    need_l    double precision;         -- ln of how far the data reaches left of 1.0
+    need_r    double precision;         -- and right
+    ci_l      double precision;
+    ci_r      double precision;
+    lo        double precision;         -- the axis ends
     hi        double precision;
-    step      double precision;
-    decimals  integer;
-    e         integer;
-    m         integer;
+    ppu       double precision;         -- px per unit of ln(ratio)
     label_w   integer;
+    plot_l    double precision;
+    plot_r    double precision;
     px_lo     double precision;
     px_hi     double precision;
     ref_x     double precision;
     x         double precision;
     xr        double precision;
+    wl        double precision;
+    wh        double precision;
+    cut_l     boolean;
+    cut_r     boolean;
+    cap_w     integer;
+    cap_dx    double precision;
     y         double precision;
     sy        double precision;
+    cy        double precision;
     row_h     integer;                  -- a row with data: a slot per column
     rh        integer;                  -- the current row
     plot_top  double precision;
     plot_bot  double precision;
+    seg_top   double precision[] := '{}';  -- the rows of each group: lines run there only
+    seg_bot   double precision[] := '{}';
     lx        double precision;
     item_w    double precision;
     v         double precision;
+    last      double precision;
+    tick_v    double precision[] := '{}';
     n         integer;
     row_no    integer := 0;
     repeats   boolean;
-    has_noise boolean;
     has_gap   boolean;
+    has_ci    boolean;
     finite    boolean;
     defs      text[] := '{}';
     bands     text[] := '{}';
     gridlines text[] := '{}';
     bars      text[] := '{}';
+    whiskers  text[] := '{}';
     texts     text[] := '{}';
     header    text[] := '{}';
 BEGIN
+    IF confidence IS NULL OR confidence <= 0 OR confidence >= 1 OR threshold IS NULL OR threshold < 0 THEN
+        RAISE EXCEPTION 'confidence must be between 0 and 1 and threshold at least 0, not % and %', confidence, threshold
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The defaults are confidence => 0.95 and threshold => 0.02 (a 2% change).';
+    END IF;
     title := CASE WHEN coalesce(array_length(others, 1), 0) = 1
                   THEN format('%s(%s) / %s(%s)', mname, others[1], mname, base)
                   ELSE format('%s(label) / %s(%s), label in %s', mname, mname, base,
                               coalesce(array_to_string(others, ', '), '(none)')) END;
 
     SELECT jsonb_agg(to_jsonb(r)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, by_label) r;
+    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold) r;
 
     IF grid IS NULL THEN
         RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
@@ -208,36 +272,57 @@ BEGIN
     END LOOP;
     ncols := array_length(col_name, 1);
     SELECT count(DISTINCT d) > 1 INTO many_dbms FROM unnest(col_dbms) d;
+    -- a series says what the DBMS of its labels are; of one DBMS, the labels carry none: say it once
+    -- (DBMS columns say it in their own legend items)
+    IF by_label AND NOT many_dbms THEN
+        dbms_line := 'all columns: ' || microbench.dbms_name(col_dbms[1]);
+    ELSIF by_label THEN
+        SELECT string_agg(coalesce(microbench.dbms_short(d) || ': ', '') || microbench.dbms_name(d), ', '
+                          ORDER BY microbench.dbms_order(d))
+        INTO dbms_line FROM (SELECT DISTINCT d FROM unnest(col_dbms) d) x;
+    END IF;
 
-    SELECT min(r.ratio) FILTER (WHERE r.ratio NOT IN ('NaN', 'Infinity', '-Infinity')),
-           max(r.ratio) FILTER (WHERE r.ratio NOT IN ('NaN', 'Infinity', '-Infinity')),
+    -- how far the ratios reach on each side of 1.0, on the log scale, and the intervals
+    SELECT coalesce(max(-ln(r.ratio)) FILTER (WHERE r.ratio > 0 AND r.ratio < 1), 0),
+           coalesce(max(ln(r.ratio)) FILTER (WHERE r.ratio > 1 AND r.ratio < 'Infinity'), 0),
+           coalesce(max(-ln(r.ci_low)) FILTER (WHERE r.ci_low > 0 AND r.ci_low < 1 AND r.ratio > 0), 0),
+           coalesce(max(ln(r.ci_high)) FILTER (WHERE r.ci_high > 1 AND r.ci_high < 'Infinity' AND r.ratio > 0), 0),
            coalesce(bool_or(r.repeated), false),
-           coalesce(bool_or(r.within_noise), false),
            bool_or(r.ratio IS NULL OR r.ratio IN ('NaN', 'Infinity', '-Infinity')),
+           coalesce(bool_or(r.ci_low IS NOT NULL AND r.ci_high IS NOT NULL
+                            AND r.ratio NOT IN ('NaN', 'Infinity', '-Infinity')), false),
            max(length(r.workload))
-    INTO lo, hi, repeats, has_noise, has_gap, n
-    FROM jsonb_to_recordset(grid) AS r(ratio double precision, repeated boolean, within_noise boolean,
-                                       workload text);
+    INTO need_l, need_r, ci_l, ci_r, repeats, has_gap, has_ci, n
+    FROM jsonb_to_recordset(grid) AS r(ratio double precision, repeated boolean,
+                                       ci_low double precision, ci_high double precision, workload text);
+    ci_l := least(ci_l, greatest(need_l, ln(1.1)) + ln(1.5));
+    ci_r := least(ci_r, greatest(need_r, ln(1.1)) + ln(1.5));
+    need_l := least(greatest(need_l, ci_l, ln(1.1)), ln(1e6));
+    need_r := least(greatest(need_r, ci_r, ln(1.1)), ln(1e6));
+    SELECT min(e) INTO hi FROM unnest(ends) e WHERE ln(e) >= need_r - 1e-9;
+    SELECT 1 / min(e) INTO lo FROM unnest(ends) e WHERE ln(e) >= need_l - 1e-9;
 
-    -- the axis: covers every ratio and at least 0.9 .. 1.1, at most 8 ticks apart
-    lo := least(coalesce(lo, 1), 0.9);
-    hi := greatest(coalesce(hi, 1), 1.1);
-    <<pick>>
-    FOR e IN -2 .. 12 LOOP
-        FOREACH m IN ARRAY ARRAY[1, 2, 5] LOOP
-            step := m * 10.0 ^ e;
-            decimals := greatest(-e, 0);
-            EXIT pick WHEN (ceil(hi / step - 1e-9) - floor(lo / step + 1e-9)) <= 8;
+    -- horizontal layout: workload names, then the plot between px_lo and px_hi,
+    -- 1.0 on a whole pixel
+    label_w := greatest(120, ceil(n * 12 * char_w)::integer + 12);
+    plot_l := margin + label_w + side_pad;
+    plot_r := chart_w - margin - side_pad;
+    ppu := (plot_r - plot_l) / (ln(hi) - ln(lo));
+    ref_x := round(plot_l - ln(lo) * ppu);
+    px_lo := ref_x + ln(lo) * ppu;
+    px_hi := ref_x + ln(hi) * ppu;
+
+    -- the ticks: from 1.0 outwards, each far enough from the last
+    FOREACH k IN ARRAY ARRAY[1, -1] LOOP
+        last := ref_x;
+        FOREACH v IN ARRAY CASE WHEN k = 1 THEN ticks_r ELSE ticks_l END LOOP
+            EXIT WHEN v > hi * (1 + 1e-9) OR v < lo * (1 - 1e-9);
+            x := round(ref_x + ln(v) * ppu);
+            CONTINUE WHEN abs(x - last) < tick_gap;
+            tick_v := tick_v || v;
+            last := x;
         END LOOP;
     END LOOP;
-    lo := floor(lo / step + 1e-9) * step;
-    hi := ceil(hi / step - 1e-9) * step;
-
-    -- horizontal layout: workload names, then the plot between px_lo and px_hi
-    label_w := greatest(120, ceil(n * 12 * char_w)::integer + 12);
-    px_lo := margin + label_w + side_pad;
-    px_hi := chart_w - margin - side_pad;
-    ref_x := round(px_lo + (1 - lo) / (hi - lo) * (px_hi - px_lo));
 
     -- title, subtitle, legend
     y := margin + 18;
@@ -249,44 +334,66 @@ BEGIN
     y := y + 20;
     header := header || format('<text class="subtitle" x="%s" y="%s" font-size="12" fill="%s">%s</text>',
                                margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
-                                   'phase %s; %s; bars right of 1.0: %s higher than %s, left: lower',
-                                   phase, CASE WHEN repeats THEN 'median of each label''s runs' ELSE 'one run per label' END,
+                                   'phase %s; %s; log scale: bars right of 1.0: %s higher than %s, left: lower',
+                                   phase, CASE WHEN repeats THEN 'geometric mean of each label''s runs' ELSE 'one run per label' END,
                                    CASE WHEN coalesce(array_length(others, 1), 0) = 1 THEN others[1] ELSE 'label' END,
                                    base), chart_w - 2 * margin, 12)));
+    -- the columns (a DBMS: "pg: Postgres"; a label: with its DBMS when there are several),
+    -- what the DBMS abbreviations mean, and the no-data mark
     y := y + 24;
     lx := margin;
     FOR i IN 1 .. ncols + 2 LOOP
         IF i <= ncols THEN
             item := CASE WHEN by_label THEN col_name[i] || CASE WHEN many_dbms THEN ' (' || coalesce(microbench.dbms_short(col_dbms[i]), col_dbms[i]) || ')' ELSE '' END
-                          ELSE col_name[i] || ' (' || col_dbms[i] || ')' END;
+                          ELSE coalesce(microbench.dbms_short(col_dbms[i]) || ': ', '') || microbench.dbms_name(col_dbms[i]) END;
         ELSIF i = ncols + 1 THEN
-            CONTINUE WHEN NOT has_noise;
-            item := 'lighter, hatched (~): within the noise';
+            CONTINUE WHEN NOT by_label;
+            item := dbms_line;
         ELSE
             CONTINUE WHEN NOT has_gap;
             item := 'no data (-)';
         END IF;
         item := microbench.svg_fit(item, chart_w - 2 * margin - 22, 12);
-        item_w := 22 + length(item) * 12 * char_w + 22;
+        item_w := CASE WHEN i = ncols + 1 THEN 0 ELSE 22 END + length(item) * 12 * char_w + 22;
         IF lx > margin AND lx + item_w > chart_w - margin THEN
             lx := margin;
             y := y + 20;
         END IF;
         IF i <= ncols THEN
-            header := header || format('<rect class="swatch" data-col="%s" x="%s" y="%s" width="16" height="12" fill="%s" shape-rendering="crispEdges"/>',
-                                       i, lx, y - 10, microbench.svg_colour(i));
-        ELSIF i = ncols + 1 THEN
-            header := header || format('<rect class="swatch-noise" x="%s" y="%s" width="16" height="12" fill="url(#hatch-legend)" stroke="#777777" stroke-width="1" shape-rendering="crispEdges"/>',
-                                       lx + 0.5, y - 9.5);
-        ELSE
+            header := header || format('<rect class="swatch" data-col="%s" data-dbms="%s" x="%s" y="%s" width="16" height="12" fill="%s" shape-rendering="crispEdges"/>',
+                                       i, microbench.svg_escape(col_dbms[i]), lx, y - 10, microbench.svg_colour(i));
+        ELSIF i = ncols + 2 THEN
             header := header || format('<rect class="swatch-nodata" x="%s" y="%s" width="12" height="3" fill="%s" shape-rendering="crispEdges"/>',
                                        lx + 2, y - 5, nodata_colour);
         END IF;
-        header := header || format('<text class="legend"%s x="%s" y="%s" font-size="12" fill="%s">%s</text>',
+        header := header || format('<text class="%s"%s x="%s" y="%s" font-size="12" fill="%s">%s</text>',
+                                   CASE WHEN i <= ncols AND NOT by_label THEN 'legend legend-dbms'
+                                        WHEN i <= ncols THEN 'legend' WHEN i = ncols + 1 THEN 'legend-dbms'
+                                        ELSE 'legend' END,
                                    CASE WHEN i <= ncols THEN format(' data-col="%s"', i) ELSE '' END,
-                                   lx + 22, y, text_colour, microbench.svg_escape(item));
+                                   lx + CASE WHEN i = ncols + 1 THEN 0 ELSE 22 END, y,
+                                   CASE WHEN i = ncols + 1 THEN muted_colour ELSE text_colour END,
+                                   microbench.svg_escape(item));
         lx := lx + item_w;
     END LOOP;
+    -- the caption: whiskers and hatching, each with a sample
+    y := y + 20;
+    cy := y - 4;
+    header := header || format('<g class="swatch-whisker" data-cy="%s"><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1" shape-rendering="crispEdges"/>'
+                               '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" shape-rendering="crispEdges"/>'
+                               '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" shape-rendering="crispEdges"/></g>',
+                               cy, margin + 1, cy + 0.5, margin + 17, cy + 0.5, whisker_colour,
+                               margin + 1, cy - cap_h, margin + 1, cy + cap_h, whisker_colour,
+                               margin + 17, cy - cap_h, margin + 17, cy + cap_h, whisker_colour);
+    item := CASE WHEN has_ci THEN format('whiskers: %s%% interval', pct)
+                 ELSE format('whiskers: %s%% interval (none here: too few runs)', pct) END;
+    header := header || format('<text class="caption" x="%s" y="%s" font-size="12" fill="%s">%s</text>',
+                               margin + 24, y, text_colour, item);
+    lx := margin + 24 + length(item) * 12 * char_w + 24;
+    header := header || format('<rect class="swatch-noise" x="%s" y="%s" width="16" height="12" fill="url(#hatch-legend)" stroke="#777777" stroke-width="1" shape-rendering="crispEdges"/>',
+                               lx + 0.5, y - 9.5)
+                     || format('<text class="caption" x="%s" y="%s" font-size="12" fill="%s">hatched (~): not a significant difference</text>',
+                               lx + 22, y, text_colour);
 
     -- hatch patterns: one for the legend, one per column
     defs := defs || format('<pattern id="hatch-legend" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="6" height="6" fill="#dddddd"/><rect width="2" height="6" fill="#777777"/></pattern>');
@@ -304,11 +411,13 @@ BEGIN
         FROM jsonb_to_recordset(grid) AS r(group_order integer, grp text)
         ORDER BY 1
     LOOP
-        bands := bands || format('<rect class="group-band" x="%s" y="%s" width="%s" height="%s" fill="#e9edf2" shape-rendering="crispEdges"/>',
-                                 margin, y, chart_w - 2 * margin, head_h);
+        -- the heading has its band to itself: no line or bar crosses it
+        bands := bands || format('<rect class="group-band" x="%s" y="%s" width="%s" height="%s" fill="%s" shape-rendering="crispEdges"/>',
+                                 margin, y, chart_w - 2 * margin, head_h, band_colour);
         texts := texts || format('<text class="group" x="%s" y="%s" font-size="13" font-weight="bold" fill="%s">%s</text>',
                                  margin + 6, y + head_h / 2 + 5, text_colour, microbench.svg_escape(g.grp));
         y := y + head_h;
+        seg_top := seg_top || y;
         FOR w IN
             SELECT r.report_order, r.workload,
                    coalesce(bool_or(r.ratio NOT IN ('NaN', 'Infinity', '-Infinity')), false) AS has_data
@@ -338,9 +447,11 @@ BEGIN
             END IF;
             FOR i IN 1 .. ncols LOOP
                 sy := y + row_pad + (i - 1) * (bar_h + bar_gap);
-                SELECT r.ratio, r.cell, coalesce(r.within_noise, false) AS noise INTO cell
+                cy := sy + bar_h / 2;
+                SELECT r.ratio, r.cell, coalesce(r.within_noise, false) AS noise, r.ci_low, r.ci_high INTO cell
                 FROM jsonb_to_recordset(grid) AS r(column_order integer, dbms text, report_order integer,
-                                                   ratio double precision, cell text, within_noise boolean)
+                                                   ratio double precision, cell text, within_noise boolean,
+                                                   ci_low double precision, ci_high double precision)
                 WHERE r.column_order = col_order[i] AND r.dbms IS NOT DISTINCT FROM col_dbms[i]
                   AND r.report_order = w.report_order;
                 finite := cell.ratio IS NOT NULL AND cell.ratio NOT IN ('NaN', 'Infinity', '-Infinity');
@@ -351,62 +462,100 @@ BEGIN
                                              ref_x + 20, sy + bar_h / 2 + 4, nodata_colour);
                     CONTINUE;
                 END IF;
-                xr := px_lo + (cell.ratio - lo) / (hi - lo) * (px_hi - px_lo);
+                -- the bar, from 1.0 to the ratio on the log scale, on whole pixels
+                xr := CASE WHEN cell.ratio <= 0 THEN round(px_lo)
+                           ELSE least(greatest(round(ref_x + ln(cell.ratio) * ppu), round(px_lo)), round(px_hi)) END;
                 x := least(xr, ref_x);
                 bars := bars || format('<rect class="bar%s" data-col="%s" data-ratio="%s" data-colour="%s" data-tint="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"%s shape-rendering="crispEdges"/>',
                                        CASE WHEN cell.noise THEN ' noise' ELSE '' END, i, cell.ratio,
                                        microbench.svg_colour(i), microbench.svg_colour(i, noise_tint),
-                                       microbench.svg_num(x), sy, microbench.svg_num(greatest(abs(xr - ref_x), 1)), bar_h,
+                                       x, sy, greatest(abs(xr - ref_x), 1), bar_h,
                                        CASE WHEN cell.noise THEN format('url(#hatch-%s)', i) ELSE microbench.svg_colour(i) END,
                                        CASE WHEN cell.noise THEN format(' stroke="%s" stroke-width="1"', microbench.svg_colour(i)) ELSE '' END);
+                -- the whisker: the interval, cut at the axis ends (an arrow marks a cut end)
+                wl := xr;
+                wh := xr;
+                IF cell.ci_low IS NOT NULL AND cell.ci_high IS NOT NULL AND cell.ratio > 0 THEN
+                    cut_l := cell.ci_low < lo * (1 - 1e-9);
+                    cut_r := cell.ci_high > hi * (1 + 1e-9);
+                    wl := CASE WHEN cut_l THEN round(px_lo) ELSE round(ref_x + ln(cell.ci_low) * ppu) END;
+                    wh := CASE WHEN cut_r THEN round(px_hi) ELSE round(ref_x + ln(cell.ci_high) * ppu) END;
+                    -- caps 2 px wide across the end; on a whisker of a few px, 1 px inside it
+                    cap_w := CASE WHEN wh - wl < 8 THEN 1 ELSE 2 END;
+                    cap_dx := CASE WHEN wh - wl < 8 THEN 0.5 ELSE 0 END;
+                    whiskers := whiskers || (format('<g class="whisker" data-col="%s" data-ratio="%s" data-ci-low="%s" data-ci-high="%s" data-cut-low="%s" data-cut-high="%s" data-cy="%s">',
+                                                   i, cell.ratio, cell.ci_low, cell.ci_high, cut_l::text, cut_r::text, cy)
+                        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1" shape-rendering="crispEdges"/>',
+                                  wl, cy + 0.5, wh, cy + 0.5, whisker_colour)
+                        || CASE WHEN cut_l
+                               THEN format('<polygon class="arrow" points="%s,%s %s,%s %s,%s" fill="%s"/>',
+                                           wl, cy + 0.5, wl + arrow_w, cy - cap_h, wl + arrow_w, cy + cap_h + 1, whisker_colour)
+                               ELSE format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s" shape-rendering="crispEdges"/>',
+                                           wl + cap_dx, cy - cap_h, wl + cap_dx, cy + cap_h, whisker_colour, cap_w) END
+                        || CASE WHEN cut_r
+                               THEN format('<polygon class="arrow" points="%s,%s %s,%s %s,%s" fill="%s"/>',
+                                           wh, cy + 0.5, wh - arrow_w, cy - cap_h, wh - arrow_w, cy + cap_h + 1, whisker_colour)
+                               ELSE format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s" shape-rendering="crispEdges"/>',
+                                           wh - cap_dx, cy - cap_h, wh - cap_dx, cy + cap_h, whisker_colour, cap_w) END
+                        || '</g>');
+                END IF;
+                -- the ratio, beyond the bar and its whisker
                 texts := texts || CASE WHEN cell.ratio >= 1
                     THEN format('<text class="value" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
-                                microbench.svg_num(greatest(xr, ref_x) + 4), sy + bar_h / 2 + 4, text_colour,
+                                greatest(xr, wh, ref_x) + 5, sy + bar_h / 2 + 4, text_colour,
                                 microbench.svg_escape(cell.cell))
                     ELSE format('<text class="value" x="%s" y="%s" font-size="11" fill="%s" text-anchor="end">%s</text>',
-                                microbench.svg_num(xr - 4), sy + bar_h / 2 + 4, text_colour,
+                                least(xr, wl) - 5, sy + bar_h / 2 + 4, text_colour,
                                 microbench.svg_escape(cell.cell)) END;
             END LOOP;
             y := y + rh;
         END LOOP;
+        seg_bot := seg_bot || y;
     END LOOP;
     plot_bot := y;
 
-    -- the axis: grid lines and tick labels above and below the plot
-    FOR i IN 0 .. round((hi - lo) / step)::integer LOOP
-        v := lo + i * step;
-        x := round(px_lo + (v - lo) / (hi - lo) * (px_hi - px_lo));
-        CONTINUE WHEN abs(x - ref_x) < 1;   -- the reference line is drawn on its own
-        gridlines := gridlines || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1" shape-rendering="crispEdges"/>',
-                                         x + 0.5, plot_top - 6, x + 0.5, plot_bot + 6, grid_colour);
-        CONTINUE WHEN abs(x - ref_x) < 30;  -- no label crowding the 1.0 label
-        texts := texts || format('<text class="tick" x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>',
-                                 x, plot_top - 11, muted_colour, to_char(v, 'FM999999990' || CASE WHEN decimals > 0 THEN '.' || repeat('0', decimals) ELSE '' END))
-                         || format('<text class="tick" x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>',
-                                   x, plot_bot + 20, muted_colour, to_char(v, 'FM999999990' || CASE WHEN decimals > 0 THEN '.' || repeat('0', decimals) ELSE '' END));
+    -- the axis: grid lines through the rows of each group, tick labels above and below the plot
+    FOREACH v IN ARRAY tick_v LOOP
+        x := round(ref_x + ln(v) * ppu);
+        FOR k IN 1 .. array_length(seg_top, 1) LOOP
+            gridlines := gridlines || format('<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1" shape-rendering="crispEdges"/>',
+                                             x + 0.5, seg_top[k], x + 0.5, seg_bot[k], grid_colour);
+        END LOOP;
+        texts := texts || format('<text class="tick" data-value="%s" x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>',
+                                 v, x, plot_top - 8, muted_colour, microbench.svg_tick(v))
+                       || format('<text class="tick" data-value="%s" x="%s" y="%s" font-size="11" fill="%s" text-anchor="middle">%s</text>',
+                                 v, x, plot_bot + 17, muted_colour, microbench.svg_tick(v));
     END LOOP;
-    -- the reference line at 1.0, over the bars
-    bars := bars || format('<line id="ref-line" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" shape-rendering="crispEdges"/>',
-                           ref_x, plot_top - 6, ref_x, plot_bot + 6, ref_colour);
-    texts := texts || format('<text class="tick ref" x="%s" y="%s" font-size="12" font-weight="bold" fill="%s" text-anchor="middle">1.0</text>',
-                             ref_x, plot_top - 11, ref_colour)
-                   || format('<text class="tick ref" x="%s" y="%s" font-size="12" font-weight="bold" fill="%s" text-anchor="middle">1.0</text>',
-                             ref_x, plot_bot + 20, ref_colour);
-    y := plot_bot + 26;
-    IF repeats THEN
-        y := y + 16;
-        texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
-                                 margin, y, muted_colour,
-                                 'cells: median of each label''s runs; ~ (hatched) marks a ratio within the noise (|ratio - 1| &lt;= the larger (max - min) / median of the two sides)');
-    END IF;
+    -- the reference line at 1.0, over the bars, through the rows of each group
+    FOR k IN 1 .. array_length(seg_top, 1) LOOP
+        bars := bars || format('<line class="ref-line" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" shape-rendering="crispEdges"/>',
+                               ref_x, seg_top[k], ref_x, seg_bot[k], ref_colour);
+    END LOOP;
+    texts := texts || format('<text class="tick ref" data-value="1" x="%s" y="%s" font-size="12" font-weight="bold" fill="%s" text-anchor="middle">1.0</text>',
+                             ref_x, plot_top - 8, ref_colour)
+                   || format('<text class="tick ref" data-value="1" x="%s" y="%s" font-size="12" font-weight="bold" fill="%s" text-anchor="middle">1.0</text>',
+                             ref_x, plot_bot + 17, ref_colour);
+    y := plot_bot + 24;
+    y := y + 16;
+    texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
+                             margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
+                                 'cells: %s; whiskers: the %s%% confidence interval of the ratio; log scale',
+                                 CASE WHEN repeats THEN 'ratio of the geometric means of each label''s runs' ELSE 'ratio of one run per label' END,
+                                 pct), chart_w - 2 * margin, 11)));
+    y := y + 15;
+    texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
+                             margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
+                                 '~ (hatched): not a significant difference: the interval includes 1 (adjusted for the number of cells), a change under %s%%, or too few runs',
+                                 round((threshold * 100)::numeric, 1)::float8), chart_w - 2 * margin, 11)));
     y := y + margin;
 
     RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
         || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif"'
                   ' data-ref-x="%s" data-plot-top="%s" data-plot-bottom="%s" data-ref-colour="%s" data-nodata-colour="%s"'
-                  ' data-columns="%s" data-axis="%s %s %s">',
+                  ' data-whisker-colour="%s" data-band-colour="%s" data-columns="%s" data-confidence="%s"'
+                  ' data-scale="log" data-axis-lo="%s" data-axis-hi="%s" data-px-lo="%s" data-px-hi="%s" data-px-per-ln="%s">',
                   chart_w, ceil(y), chart_w, ceil(y), ref_x, plot_top, plot_bot, ref_colour, nodata_colour,
-                  ncols, lo, hi, step) || E'\n'
+                  whisker_colour, band_colour, ncols, confidence, lo, hi, px_lo, px_hi, ppu) || E'\n'
         || '<title>' || microbench.svg_escape(title) || '</title>' || E'\n'
         || '<defs>' || array_to_string(defs, '') || '</defs>' || E'\n'
         || format('<rect width="%s" height="%s" fill="#ffffff"/>', chart_w, ceil(y)) || E'\n'
@@ -414,10 +563,11 @@ BEGIN
         || array_to_string(bands, E'\n') || E'\n'
         || array_to_string(gridlines, E'\n') || E'\n'
         || array_to_string(bars, E'\n') || E'\n'
+        || array_to_string(whiskers, E'\n') || E'\n'
         || array_to_string(texts, E'\n') || E'\n'
         || '</svg>' || E'\n';
 END
 $fn$;
 
-COMMENT ON FUNCTION microbench.report_svg(text, text[], text, text, boolean) IS
-    'relative report as a standalone SVG bar chart: ratio other/base per microbenchmark and column, diverging from 1.0';
+COMMENT ON FUNCTION microbench.report_svg(text, text[], text, text, boolean, double precision, double precision) IS
+    'relative report as a standalone SVG bar chart: ratio other/base per microbenchmark and column on a log axis, diverging from 1.0, with confidence-interval whiskers; hatched: not a significant difference';

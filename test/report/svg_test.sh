@@ -6,12 +6,15 @@
 # Needs a database where results_schema/*.sql is loaded
 # (cat results_schema/*.sql | psql).  In one transaction that it rolls back,
 # it inserts known synthetic runs under labels svgtest-* (postgres, mariadb
-# and mysql rows, missing cells, repeated runs within the noise, a label
-# full of XML markup, ten labels with ratios from 0.2 to 3.5) and extracts
-# four charts:
+# and mysql rows, missing cells, repeated runs with a spread so that cells
+# have intervals — significant ones, ones that include 1, wild ones cut at
+# the axis end, one from per-second samples —, ratios 0.5, 0.95, 2 and 20,
+# a label full of XML markup, ten labels with ratios from 0.2 to 3.5) and
+# extracts four charts:
 #
 #   main   bench_report('svgtest-base', 'svgtest-other', 'svg')
-#   label  report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], by_label => true)
+#   label  report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], by_label => true,
+#                     confidence => 0.9)
 #   wide   report_svg('svgtest-w0', ARRAY[ten labels], by_label => true)
 #   empty  report_svg of labels that have no runs
 #
@@ -75,31 +78,52 @@ SELECT d.dbms, CASE d.dbms WHEN 'postgres' THEN '15.20' WHEN 'mysql' THEN '8.0.3
        round(d.qps * 10), round(d.qps * 10), d.qps, d.qps
 FROM (SELECT row_number() OVER () AS n, v.*
       FROM (VALUES
-        -- main: postgres and mariadb; update-one (pg) and delete (ma) have one side only;
-        -- read-only_range=10 is repeated on both sides, within the noise
-        ('postgres', 'svgtest-base', 'hot-points',         10000), ('postgres', 'svgtest-other', 'hot-points',         11000),
+        -- main: postgres and mariadb; update-one (pg) and delete (ma) have one side only.
+        -- Repeated runs with a spread give intervals: hot-points (pg) is not a significant
+        -- difference, point-query is 0.90 (pg) and 0.95 (ma), range-covered-pk is 0.5 (pg) and
+        -- 2.0 (ma), insert (pg) is 20x; read-only_range=10 (ma) has two wild runs a side, so its
+        -- interval is cut at the axis end.  Single runs have no interval and are never significant.
+        ('postgres', 'svgtest-base', 'hot-points',         10000), ('postgres', 'svgtest-other', 'hot-points',         10100),
+        ('postgres', 'svgtest-base', 'hot-points',         10300), ('postgres', 'svgtest-other', 'hot-points',          9900),
+        ('postgres', 'svgtest-base', 'hot-points',          9800), ('postgres', 'svgtest-other', 'hot-points',         10400),
         ('postgres', 'svgtest-base', 'point-query',        20000), ('postgres', 'svgtest-other', 'point-query',        18000),
+        ('postgres', 'svgtest-base', 'point-query',        20200), ('postgres', 'svgtest-other', 'point-query',        18100),
+        ('postgres', 'svgtest-base', 'point-query',        19800), ('postgres', 'svgtest-other', 'point-query',        17900),
+        ('postgres', 'svgtest-base', 'point-query',        20100), ('postgres', 'svgtest-other', 'point-query',        18150),
+        ('postgres', 'svgtest-base', 'point-query',        19900), ('postgres', 'svgtest-other', 'point-query',        17950),
         ('postgres', 'svgtest-base', 'points-covered-si',   5000), ('postgres', 'svgtest-other', 'points-covered-si',   5150),
-        ('postgres', 'svgtest-base', 'range-covered-pk',    3000), ('postgres', 'svgtest-other', 'range-covered-pk',    3600),
+        ('postgres', 'svgtest-base', 'range-covered-pk',    2900), ('postgres', 'svgtest-other', 'range-covered-pk',    1450),
+        ('postgres', 'svgtest-base', 'range-covered-pk',    3000), ('postgres', 'svgtest-other', 'range-covered-pk',    1500),
+        ('postgres', 'svgtest-base', 'range-covered-pk',    3100), ('postgres', 'svgtest-other', 'range-covered-pk',    1550),
         ('postgres', 'svgtest-base', 'scan',                 100), ('postgres', 'svgtest-other', 'scan',                  97),
         ('postgres', 'svgtest-base', 'read-only-count',     4000), ('postgres', 'svgtest-other', 'read-only-count',     3400),
         ('postgres', 'svgtest-base', 'read-only_range=10',  1000), ('postgres', 'svgtest-other', 'read-only_range=10',  1010),
         ('postgres', 'svgtest-base', 'read-only_range=10',  1040), ('postgres', 'svgtest-other', 'read-only_range=10',  1030),
         ('postgres', 'svgtest-base', 'read-only_range=10',   980),
-        ('postgres', 'svgtest-base', 'insert',              8000), ('postgres', 'svgtest-other', 'insert',              8400),
+        ('postgres', 'svgtest-base', 'insert',               400), ('postgres', 'svgtest-other', 'insert',              8000),
+        ('postgres', 'svgtest-base', 'insert',               410), ('postgres', 'svgtest-other', 'insert',              8200),
+        ('postgres', 'svgtest-base', 'insert',               390), ('postgres', 'svgtest-other', 'insert',              7800),
         ('postgres', 'svgtest-base', 'update-one',          7000),
         ('postgres', 'svgtest-base', 'write-only',           900), ('postgres', 'svgtest-other', 'write-only',           990),
         ('mariadb',  'svgtest-base', 'hot-points',          9000), ('mariadb',  'svgtest-other', 'hot-points',          8550),
-        ('mariadb',  'svgtest-base', 'point-query',        15000), ('mariadb',  'svgtest-other', 'point-query',        15300),
-        ('mariadb',  'svgtest-base', 'range-covered-pk',    2000), ('mariadb',  'svgtest-other', 'range-covered-pk',    2500),
+        ('mariadb',  'svgtest-base', 'point-query',        15000), ('mariadb',  'svgtest-other', 'point-query',        14250),
+        ('mariadb',  'svgtest-base', 'point-query',        15100), ('mariadb',  'svgtest-other', 'point-query',        14300),
+        ('mariadb',  'svgtest-base', 'point-query',        14900), ('mariadb',  'svgtest-other', 'point-query',        14200),
+        ('mariadb',  'svgtest-base', 'point-query',        15050), ('mariadb',  'svgtest-other', 'point-query',        14275),
+        ('mariadb',  'svgtest-base', 'point-query',        14950), ('mariadb',  'svgtest-other', 'point-query',        14225),
+        ('mariadb',  'svgtest-base', 'range-covered-pk',    2500), ('mariadb',  'svgtest-other', 'range-covered-pk',    5000),
+        ('mariadb',  'svgtest-base', 'range-covered-pk',    2550), ('mariadb',  'svgtest-other', 'range-covered-pk',    5100),
+        ('mariadb',  'svgtest-base', 'range-covered-pk',    2450), ('mariadb',  'svgtest-other', 'range-covered-pk',    4900),
         ('mariadb',  'svgtest-base', 'read-only-count',     3000), ('mariadb',  'svgtest-other', 'read-only-count',     3300),
-        ('mariadb',  'svgtest-base', 'read-only_range=10',   800), ('mariadb',  'svgtest-other', 'read-only_range=10',   790),
-        ('mariadb',  'svgtest-base', 'read-only_range=10',   820), ('mariadb',  'svgtest-other', 'read-only_range=10',   800),
+        ('mariadb',  'svgtest-base', 'read-only_range=10',   700), ('mariadb',  'svgtest-other', 'read-only_range=10',   600),
+        ('mariadb',  'svgtest-base', 'read-only_range=10',  1300), ('mariadb',  'svgtest-other', 'read-only_range=10',  1600),
                                                                    ('mariadb',  'svgtest-other', 'delete',              6000),
         ('mariadb',  'svgtest-base', 'update-one',          5000), ('mariadb',  'svgtest-other', 'update-one',          4000),
         ('mariadb',  'svgtest-base', 'write-only',           700), ('mariadb',  'svgtest-other', 'write-only',           770),
-        -- label: a relative series by label, postgres and mysql, two groups only, a hostile label
-        ('postgres', 'svgtest-b2', 'hot-points',  1000), ('postgres', 'svgtest-<&"q''>', 'hot-points',  1040),
+        -- label: a relative series by label, postgres and mysql, two groups only, a hostile label;
+        -- hot-points (pg) has two wild runs a side: an interval cut at both axis ends
+        ('postgres', 'svgtest-b2', 'hot-points',   800), ('postgres', 'svgtest-<&"q''>', 'hot-points',   900),
+        ('postgres', 'svgtest-b2', 'hot-points',  1700), ('postgres', 'svgtest-<&"q''>', 'hot-points',  2000),
         ('postgres', 'svgtest-third', 'hot-points', 960),
         ('postgres', 'svgtest-b2', 'point-query', 1000), ('postgres', 'svgtest-<&"q''>', 'point-query', 1500),
         ('postgres', 'svgtest-third', 'point-query', 700),
@@ -108,6 +132,9 @@ FROM (SELECT row_number() OVER () AS n, v.*
         ('mysql',    'svgtest-third', 'hot-points', 1200),
         ('mysql',    'svgtest-b2', 'delete',      1000), ('mysql',    'svgtest-third', 'delete',         930)
       ) AS v(dbms, label, workload, qps)) d;
+-- one run a side, but with per-second samples: an interval from the seconds (insert, label chart)
+UPDATE microbench.runs SET qps_per_second = ARRAY(SELECT qps * (1 + 0.01 * sin(g * 1.7)) FROM generate_series(1, 10) g)
+WHERE label IN ('svgtest-b2', 'svgtest-<&"q''>') AND workload = 'insert';
 -- wide: ten labels (colours past the fixed palette), ratios 0.2 .. 3.5, a very long label
 INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
                              rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
@@ -126,7 +153,7 @@ FROM (VALUES ('svgtest-w0', 1.0), ('svgtest-w1', 0.2), ('svgtest-w2', 3.5), ('sv
 \o $work/main.svg
 SELECT microbench.bench_report('svgtest-base', 'svgtest-other', 'svg');
 \o $work/label.svg
-SELECT microbench.report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], 'post', 'qps', true);
+SELECT microbench.report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], 'post', 'qps', true, 0.9);
 \o $work/wide.svg
 SELECT microbench.report_svg('svgtest-w0', ARRAY(SELECT label FROM microbench.runs
                                                   WHERE label LIKE 'svgtest-w_%' AND label <> 'svgtest-w0'
@@ -171,12 +198,15 @@ done
 chart main --expect-title 'QPS(svgtest-other) / QPS(svgtest-base)' --expect-columns 2 \
     --expect-group 'point queries' --expect-group 'range queries without aggregation' \
     --expect-group 'range queries with aggregation' --expect-group 'writes' \
-    --expect-bars 16 --expect-noisy 2 --expect-noise --expect-nodata
+    --expect-bars 16 --expect-noisy 11 --expect-noise --expect-nodata --expect-confidence 0.95 \
+    --expect-whiskers 8 --expect-cut 1 --expect-mirror 2 --expect-visible 20 --expect-visible 0.95
 chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q'>, svgtest-third" \
     --expect-columns 4 --expect-group 'point queries' --expect-group 'writes' \
-    --expect-bars 8 --expect-noisy 0 --expect-nodata
+    --expect-bars 8 --expect-noisy 8 --expect-nodata --expect-confidence 0.9 \
+    --expect-whiskers 2 --expect-cut 2
 chart wide --expect-columns 10 --expect-group 'point queries' \
-    --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 0 --expect-nodata
+    --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 20 --expect-nodata \
+    --expect-whiskers 0
 chart empty --expect-title 'QPS(svgtest-nothing) / QPS(svgtest-none)' --expect-empty
 
 finish
