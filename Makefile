@@ -1,9 +1,10 @@
 # Makefile — microbench: build, install, test and demo.
 #
 #   make            build the extension and the MySQL/MariaDB client
-#   make install    install the extension into the Postgres of pg_config
-#   make test       unit tests, pgTAP tests on a throwaway cluster, and the
-#                   client's tests on a throwaway MariaDB
+#   make install    install the extension into the Postgres of pg_config, and
+#                   microbench-mysql and microbench-compare into PREFIX/bin
+#   make test       unit tests, pgTAP tests on a throwaway cluster, the
+#                   client's tests on a throwaway MariaDB, microbench-compare's
 #   make demo       install what is missing, build, start a throwaway Postgres
 #                   and MariaDB, run the suite under two labels, print the report
 #   make bench      the benchmark script (ratios against peers)
@@ -11,8 +12,9 @@
 
 PG_CONFIG ?= pg_config
 export PG_CONFIG
+PREFIX ?= /usr/local
 
-.PHONY: all install test unit-test pg-test mysql-test demo bench deps clean
+.PHONY: all install test unit-test pg-test mysql-test compare-test demo bench deps clean
 
 all:
 	$(MAKE) -C extension
@@ -20,6 +22,10 @@ all:
 
 install: all
 	$(MAKE) -C extension install
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 mysql_client/microbench-mysql $(DESTDIR)$(PREFIX)/bin/microbench-mysql
+	sed 's|@MICROBENCH_SRC@|$(CURDIR)|' compare/microbench-compare >$(DESTDIR)$(PREFIX)/bin/microbench-compare
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/microbench-compare
 
 unit-test:
 	$(MAKE) -C test/unit check
@@ -31,10 +37,14 @@ pg-test: install
 mysql-test: all
 	test/run_mysql_tests.sh
 
+compare-test: install
+	test/run_compare_tests.sh
+
 test: deps
 	$(MAKE) unit-test
 	$(MAKE) pg-test
 	$(MAKE) mysql-test
+	$(MAKE) compare-test
 
 deps:
 	test/install_deps.sh

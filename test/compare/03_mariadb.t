@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# 03_mariadb.t — the same tests with Debian's mariadbd named twice: A/A
+# gives no difference; innodb_flush_log_at_trx_commit=2 for one label makes
+# its write cell significant and above 1.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+out="$scratch/aa"
+"$COMPARE" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --seconds 1 --warmup 0.2 \
+    --workloads point-query,update-index --table-size 10000 --out "$out" >"$scratch/out" 2>&1
+ok $? "A/A on MariaDB: exit 0"
+is "$(wc -l <"$out/runs.jsonl")" 8 "runs.jsonl holds 2 labels x 2 workloads x 2 rounds"
+is "$(runs_of "$out/runs.jsonl" | awk '{ print $3 }' | sort -u)" mariadb "the runs are MariaDB's"
+is "$(cells "$out/report.txt" | grep -vc '~$')" 0 "A/A: every cell is marked ~"
+grep -q '^-- ma: MariaDB$' "$out/report.txt"; ok $? "the report says what ma means"
+is "$(servers_left)" 0 "no server left running"
+
+out="$scratch/flush"
+"$COMPARE" --mariadb flush1="$MARIADBD" --mariadb flush2="$MARIADBD" \
+    --set flush2:innodb_flush_log_at_trx_commit=2 --rounds 4 --seconds 1 --warmup 0.2 \
+    --workloads update-index --table-size 10000 --out "$out" >"$scratch/out" 2>&1
+ok $? "innodb_flush_log_at_trx_commit 1 against 2: exit 0"
+cell=$(grep -E 'update-index$' "$out/report.txt" | awk '{ print $1 }')
+case $cell in *~) sig=no ;; *) sig=yes ;; esac
+is "$sig:$(awk -v c="${cell%\~}" 'BEGIN { print (c > 1) }')" "yes:1" \
+   "update-index is significant and above 1 (cell $cell)"
+is "$(servers_left)" 0 "no server left running"
+done_testing

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# 04_faults.t — bad input is refused before anything starts; a build that
+# does not start is named with its log; Ctrl-C in round 2 stops every
+# server, keeps round 1's runs and exits 130.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+left_before=$(work_dirs_left)
+refused() {   # refused WANT_MESSAGE_REGEX DESCRIPTION ARGS...
+    local want=$1 desc=$2; shift 2
+    "$COMPARE" "$@" --out "$scratch/refused" >"$scratch/out" 2>"$scratch/err"
+    local rc=$?
+    is "$rc:$(grep -cE -e "$want" "$scratch/err"):$([ -e "$scratch/refused" ] && echo made || echo none)" "2:1:none" \
+       "$desc: exit 2, one clear line, nothing made"
+}
+refused 'not a Postgres installation' "a path that is not a Postgres installation" \
+    --pg a="$PG_PREFIX" --pg b=/usr/share
+refused 'label "a" is used twice for postgres' "a label used twice" --pg a="$PG_PREFIX" --pg a="$PG_PREFIX"
+refused "--rounds must be a whole number of at least 1" "--rounds 0" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 0
+refused 'has nothing to be compared with' "a single build" --pg a="$PG_PREFIX"
+refused 'no build is labelled "c"' "--set for a label no build has" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set c:jit=off
+is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests started nothing"
+
+# a build that cannot start: a setting its server refuses
+out="$scratch/nostart"
+"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --seconds 0.5 \
+    --workloads point-query --table-size 1000 --out "$out" >"$scratch/out" 2>"$scratch/err"
+is "$?" 1 "a build that does not start: exit 1"
+grep -qE "^microbench-compare: build b \(.*\) did not start; see $out/logs/pg-b.log$" "$scratch/err"
+ok $? "the message names the build and its log file"
+grep -q 'shared_buffers' "$out/logs/pg-b.log"; ok $? "the log says why"
+is "$(servers_left):$(work_dirs_left)" "0:$left_before" "the build that did start was stopped; no work directory left"
+
+# Ctrl-C during round 2.  A job started in the background of a script
+# ignores SIGINT (POSIX) unless job control is on, as it is in a terminal.
+out="$scratch/int"
+set -m
+"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 3 --seconds 1 --warmup 0.2 \
+    --workloads point-query --table-size 10000 --out "$out" >"$scratch/int.out" 2>"$scratch/int.err" &
+pid=$!
+set +m
+for _ in $(seq 1200); do
+    grep -q '^== round 2' "$scratch/int.out" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "$?" 130 "Ctrl-C in round 2: exit 130"
+grep -q 'interrupted by SIGINT' "$scratch/int.err"; ok $? "it says it was interrupted"
+is "$(servers_left)" 0 "every server it started is stopped"
+is "$(work_dirs_left)" "$left_before" "no work directory left"
+is "$(awk '{ print $1 }' < <(runs_of "$out/runs.jsonl") | head -2 | sort | paste -sd' ' -)" "a b" \
+   "round 1's runs are in runs.jsonl"
+is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$out/manifest.json")" \
+   "interrupted by SIGINT" "the manifest says the comparison was interrupted"
+done_testing

@@ -1,0 +1,35 @@
+# test/compare/lib.sh — what every microbench-compare test uses.
+#
+# Sourced by test/compare/*.t (run by test/run_compare_tests.sh).  The
+# builds compared are Debian's Postgres 15 and mariadbd, each named twice:
+# an A/A comparison, or A/B with one setting changed.
+
+. "$(dirname "$0")/../tap.sh"
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+COMPARE="$root/compare/microbench-compare"
+PG_PREFIX=${MB_COMPARE_PG_PREFIX:-$(cd "$(pg_config --bindir)/.." && pwd)}
+MARIADBD=${MB_COMPARE_MARIADBD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
+scratch=$(mktemp -d /tmp/microbench-compare-test.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+# servers_left: microbench-compare's servers still running (their command
+# lines name its work directories)
+servers_left() { pgrep -fc 'microbench-compare\.[A-Za-z0-9]{6}' || true; }
+work_dirs_left() { find /tmp -maxdepth 1 -name 'microbench-compare.??????' | wc -l; }
+
+# json_lines FILE: one "label workload" line per run in runs.jsonl
+runs_of() { python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print(r["label"], r["workload"], r["dbms"], r["started_at"])' "$1"; }
+
+# cells REPORT: the report's cells with data, one per line ("1.02~" or "7.10")
+cells() { grep -E '^([0-9]+\.[0-9]{2}~?|-) ' "$1" | awk '{ for (i = 1; i < NF; i++) print $i }' | grep -v '^-$'; }
+
+# the manifest's order, as "round label workload" lines
+order_of() { python3 -c '
+import json, sys
+for o in json.load(open(sys.argv[1]))["order"]:
+    print(o["round"], o["label"], o["workload"])' "$1"; }
