@@ -2,24 +2,31 @@
 # test/demo.sh — the README's first command (`make demo`).
 #
 # Starts a throwaway Postgres (with the extension) and a throwaway MariaDB,
-# loads small sbtest tables in both, and runs the standard suite twice on
-# each under two labels that differ in one setting a user understands:
+# and compares two labels that differ in one setting a user understands:
 #   durable  synchronous_commit = on,  innodb_flush_log_at_trx_commit = 1
 #   relaxed  synchronous_commit = off, innodb_flush_log_at_trx_commit = 2
-# Each suite runs DEMO_REPEATS times, so the report can tell real effects
-# from noise: cells are medians, and a ratio inside the runs' own spread is
-# marked ~ (short runs on a shared machine are noisy; commit-bound writes
-# still stand out).  Then prints bench_report('durable', 'relaxed') — the
-# seed's layout, with pg and ma columns — and writes the SVG chart.  Stops
-# both servers.  DEMO_SECONDS (per benchmark), DEMO_REPEATS and DEMO_ROWS
-# make it shorter or longer.
+# Both settings change with a reload, so the labels take turns workload by
+# workload (A B, then B A, ...), walking the standard suite's order: a
+# machine that slows down part-way slows both labels alike, and both
+# labels' reads see the same data.  Each write workload of each label
+# starts from a freshly loaded table (the same seed), so neither label
+# writes to a table the other's writes changed (a faster label deletes more
+# rows, for one); each of DEMO_REPEATS passes starts fresh too.  Three
+# passes give every cell three runs a side, the fewest from which the
+# report can call a difference without leaning on the samples inside runs.  Then prints bench_report('durable', 'relaxed') —
+# the seed's layout, with pg and ma columns, ~ on every cell that is not a
+# significant difference, and a warning line for anything that could make
+# a ratio wrong — and writes the SVG and markdown reports.  Stops both
+# servers.  DEMO_SECONDS (per benchmark), DEMO_REPEATS and DEMO_ROWS make it
+# shorter or longer.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-secs=${DEMO_SECONDS:-0.3}
-repeats=${DEMO_REPEATS:-2}
+secs=${DEMO_SECONDS:-0.25}
+repeats=${DEMO_REPEATS:-3}
 rows=${DEMO_ROWS:-20000}
+warmup=0.1
 out=${DEMO_OUT:-$root/results}
 pgdir=$(mktemp -d /tmp/microbench-demo-pg.XXXXXX)
 mydir=$(mktemp -d /tmp/microbench-demo-my.XXXXXX)
@@ -37,6 +44,7 @@ createdb "$PGDATABASE"
 psql -X -q -c "CREATE EXTENSION microbench" >/dev/null
 results_db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$PGDATABASE"
 
+pg() { psql -X -q -A -t -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" "$@"; }
 mbm() {
     MYSQL_PWD="$MB_MYSQL_ROOT_PASSWORD" "$root/mysql_client/microbench-mysql" \
         --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench --mysql-db=sbtest "$@"
@@ -46,28 +54,69 @@ my_sql() {
         --socket="$MYSQL_SOCKET" -ubench -e "$1"
 }
 
-# suite LABEL PG_SYNCHRONOUS_COMMIT MARIADB_FLUSH_AT_COMMIT REP: one pass
-suite() {
-    echo "== label $1 ($4 of $repeats): synchronous_commit = $2, innodb_flush_log_at_trx_commit = $3"
-    psql -X -q -c "ALTER SYSTEM SET synchronous_commit = $2" -c "SELECT pg_reload_conf()" >/dev/null
-    my_sql "SET GLOBAL innodb_flush_log_at_trx_commit = $3"
-
-    echo "   postgres: bench_suite, $rows rows, ${secs}s per benchmark"
-    psql -X -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" \
-        -c "CALL bench_suite('$1', read_seconds => $secs, write_seconds => $secs,
-                             insert_seconds => $secs, warmup => 0.1, table_size => $rows)"
-    echo "   mariadb:  microbench-mysql suite, $rows rows, ${secs}s per benchmark"
-    mbm --table-size="$rows" prepare >/dev/null
-    mbm --table-size="$rows" --read-time="$secs" --write-time="$secs" --insert-time="$secs" \
-        --warmup-time=0.1 --label="$1" --results-db="$results_db" suite >"$out/demo-mariadb-$1-$4.log"
+# use LABEL: switch both servers to the label's setting.  A reload reaches
+# the postmaster asynchronously; the clients of the next run are forked
+# from it, so wait until a new session sees the setting.
+current=""
+use() {
+    local sync flush
+    [ "$1" = "$current" ] && return 0    # B A after A B: B needs no switch
+    current=$1
+    case $1 in durable) sync=on flush=1 ;; relaxed) sync=off flush=2 ;; esac
+    pg -c "ALTER SYSTEM SET synchronous_commit = $sync" -c "SELECT pg_reload_conf()" >/dev/null
+    until [ "$(pg -c "SHOW synchronous_commit")" = "$sync" ]; do sleep 0.01; done
+    my_sql "SET GLOBAL innodb_flush_log_at_trx_commit = $flush"
 }
 
-# The labels take turns, so that a machine that slows down or speeds up
-# during the demo shows as spread within each label (marked ~) rather than
-# as a difference between them.
+# load: the same fresh tables in both DBMS
+load() {
+    pg -c "SELECT count(*) FROM bench_prepare(1, $rows, seed => 1)" >/dev/null
+    mbm --table-size="$rows" --rand-seed=1 prepare >/dev/null
+}
+
+# step KIND WORKLOAD PHASE SECONDS GROUP LABEL: one step of the suite on
+# both DBMS (a warm-up step runs like any other; its rows are not kept)
+step() {
+    local kind=$1 workload=$2 phase=$3 seconds=$4 group=$5 label=$6
+    [ "$group" = writes ] && load
+    if [ "$kind" = maintenance ]; then
+        pg -c "SELECT microbench_vacuum_analyze(1)" -c "CHECKPOINT" >/dev/null
+        mbm maintain >/dev/null
+        return
+    fi
+    pg -c "SELECT run_id FROM bench_run('$workload', seconds => $seconds, warmup => $warmup,
+                                         label => '$label', phase => '$phase')" >/dev/null
+    mbm --time="$seconds" --warmup-time="$warmup" --label="$label" --phase="$phase" \
+        --results-db="$results_db" run "$workload" >>"$out/demo-mariadb.log"
+    if [ "$kind" = warmup ]; then
+        pg -c "DELETE FROM microbench.runs WHERE label = 'warm-up'" >/dev/null
+    fi
+}
+
+# The suite's steps (the order both drivers walk) with each class's seconds
+# and each workload's report group.
+plan=$(pg -F ' ' -c "SELECT s.kind, coalesce(s.workload, '-'), coalesce(s.phase, 'pre'), s.seconds,
+                            coalesce(replace(w.grp, ' ', '_'), '-')
+                     FROM microbench.suite_steps(NULL, $secs, $secs, $secs, $warmup) s
+                     LEFT JOIN microbench.workloads w ON w.name = s.workload ORDER BY s.n")
+: >"$out/demo-mariadb.log"
 for rep in $(seq "$repeats"); do
-    suite durable on 1 "$rep"
-    suite relaxed off 2 "$rep"
+    echo "== pass $rep of $repeats: fresh tables ($rows rows), labels taking turns workload by workload"
+    load
+    i=0
+    while read -r kind workload phase seconds group; do
+        i=$((i + 1))
+        if [ "$kind" != run ]; then
+            step "$kind" "$workload" "$phase" "$seconds" - warm-up
+            continue
+        fi
+        # A B on one step, B A on the next, and the other way round in the next pass
+        if [ $(((i + rep) % 2)) = 0 ]; then order="durable relaxed"; else order="relaxed durable"; fi
+        for label in $order; do
+            use "$label"
+            step run "$workload" "$phase" "$seconds" "$group" "$label"
+        done
+    done <<<"$plan"
 done
 
 echo
