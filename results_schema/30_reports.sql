@@ -689,15 +689,16 @@ $$;
 COMMENT ON FUNCTION microbench.compare_warnings(text, text, text, double precision, double precision) IS
     'what may make the ratios of compare(base, other) wrong: the machine''s speed or steal time differed between the labels, a label''s QPS trended over rounds, or the two sides read data in a different state';
 
--- The warnings under a report, one line each.
+-- The warnings under a report, one line each (of one DBMS when only_dbms).
 CREATE OR REPLACE FUNCTION microbench.warnings_caption(base text, others text[], phase text, prefix text,
-                                                       threshold double precision DEFAULT 0.02)
+                                                       threshold double precision, only_dbms text)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce(string_agg(E'\n' || prefix || 'warning: ' || w.message, '' ORDER BY o.ord), '')
     FROM unnest(others) WITH ORDINALITY AS o(label, ord),
          LATERAL microbench.compare_warnings(base, o.label, phase, threshold) w
+    WHERE only_dbms IS NULL OR w.dbms = only_dbms
 $$;
 
 -- How each label's runs were driven, when not with the defaults (prepared
@@ -744,7 +745,8 @@ BEGIN
                  THEN other ELSE base END, phase;
         RETURN '';
     END IF;
-    RETURN microbench.relative_report(base, ARRAY[other], format, phase, metric, false, confidence, threshold);
+    RETURN coalesce(microbench.relative_report(base, ARRAY[other], format, phase, metric, false,
+                                               confidence, threshold), '');
 END
 $$;
 
@@ -752,11 +754,13 @@ COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text, double
     'relative report QPS(other)/QPS(base) per dbms in the seed layout, ~ on cells that are not a significant difference; format text, markdown, csv or svg';
 
 -- The body of both reports: the grid of base against others (columns per
--- DBMS, or per label when by_label), laid out in a format, with the
--- captions under it.
+-- DBMS, or per label when by_label; one DBMS's rows only when only_dbms),
+-- laid out in a format, with the captions under it.  NULL when no run of
+-- base or the others is in the grid.
 CREATE OR REPLACE FUNCTION microbench.relative_report(base text, others text[], format text, phase text,
                                                       metric text, by_label boolean,
-                                                      confidence double precision, threshold double precision)
+                                                      confidence double precision, threshold double precision,
+                                                      only_dbms text DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -774,16 +778,16 @@ BEGIN
         RETURN microbench.report_svg(base, others, phase, metric, by_label, confidence, threshold);
     END IF;
     SELECT jsonb_agg(to_jsonb(g)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold) g;
+    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold) g
+    WHERE only_dbms IS NULL OR g.dbms = only_dbms;
     IF grid IS NULL THEN
-        RAISE NOTICE 'no runs of labels "%" and "%" in phase %', base, array_to_string(others, '", "'), phase;
-        RETURN '';
+        RETURN NULL;
     END IF;
     RETURN microbench.report_render(grid, format, confidence, threshold)
            || CASE WHEN format = 'csv' THEN ''
                    ELSE microbench.metric_caption(metric, base, array_to_string(others, ','), prefix)
                         || coalesce(microbench.options_caption(base || others, phase, prefix), '')
-                        || microbench.warnings_caption(base, others, phase, prefix, threshold) END;
+                        || microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms) END;
 END
 $$;
 
@@ -810,10 +814,7 @@ BEGIN
         SELECT DISTINCT r.dbms, microbench.dbms_order(r.dbms) FROM microbench.runs r
         WHERE r.label = base AND r.phase = bench_relative.phase ORDER BY 2
     LOOP
-        -- one DBMS at a time: the runs of the others are left out by a
-        -- grid that only keeps this DBMS's rows
-        SELECT microbench.relative_report_for(base, others, format, phase, metric, confidence, threshold, d.dbms)
-        INTO part;
+        part := microbench.relative_report(base, others, format, phase, metric, true, confidence, threshold, d.dbms);
         CONTINUE WHEN part IS NULL OR part = '';
         result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
                   || CASE format WHEN 'csv' THEN '' WHEN 'markdown' THEN '## ' ELSE '-- ' END
@@ -826,33 +827,6 @@ BEGIN
         RAISE NOTICE 'no runs of label "%" in phase %', base, phase;
     END IF;
     RETURN result;
-END
-$$;
-
--- One DBMS's part of a series report.
-CREATE OR REPLACE FUNCTION microbench.relative_report_for(base text, others text[], format text, phase text,
-                                                          metric text, confidence double precision,
-                                                          threshold double precision, only_dbms text)
-RETURNS text LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    grid    jsonb;
-    prefix  text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
-BEGIN
-    PERFORM microbench.check_metric(metric);
-    SELECT jsonb_agg(to_jsonb(g)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, true, confidence, threshold) g
-    WHERE g.dbms = only_dbms;
-    IF grid IS NULL THEN
-        RETURN NULL;
-    END IF;
-    RETURN microbench.report_render(grid, format, confidence, threshold)
-           || CASE WHEN format = 'csv' THEN ''
-                   ELSE coalesce((SELECT string_agg(E'\n' || prefix || 'warning: ' || w.message, '' ORDER BY o.ord)
-                                  FROM unnest(others) WITH ORDINALITY AS o(label, ord),
-                                       LATERAL microbench.compare_warnings(base, o.label, phase, threshold) w
-                                  WHERE w.dbms = only_dbms), '') END;
 END
 $$;
 
