@@ -625,31 +625,57 @@ AS $$
         FROM runs r
         WINDOW w AS (PARTITION BY r.dbms, r.label, r.workload ORDER BY r.started_at, r.run_id)
     ), centred AS (
-        SELECT c.dbms, c.label, c.workload, c.k,
+        SELECT c.dbms, c.label, c.workload, c.k, c.round,
                c.round - avg(c.round) OVER p AS x, c.l - avg(c.l) OVER p AS y
         FROM rounds c
         WHERE c.k >= 2
         WINDOW p AS (PARTITION BY c.dbms, c.label, c.workload)
     ), slopes AS (
         SELECT c.dbms, c.label, sum(c.x * c.y) / nullif(sum(c.x * c.x), 0) AS slope, sum(c.x * c.x) AS sxx,
-               count(*) AS n, count(DISTINCT c.workload) AS workloads, max(c.k) AS rounds
+               sum(c.y * c.y) AS syy, count(*) AS n, count(DISTINCT c.workload) AS workloads,
+               count(DISTINCT c.round) AS rounds
         FROM centred c
         GROUP BY c.dbms, c.label
+    ), round_means AS (
+        -- each round's level against the label's mean, over all its workloads
+        SELECT c.dbms, c.label, c.round, avg(c.y) AS mean_y, count(*) AS n
+        FROM centred c
+        GROUP BY c.dbms, c.label, c.round
     ), trend_fit AS (
-        SELECT s.*, sqrt(sum((c.y - s.slope * c.x) ^ 2) / nullif(s.n - s.workloads - 1, 0) / s.sxx) AS se
+        SELECT s.*, sqrt(sum((c.y - s.slope * c.x) ^ 2) / nullif(s.n - s.workloads - 1, 0) / s.sxx) AS se,
+               -- rounds as a factor: a one-way analysis of variance, which also
+               -- sees a level that fell and came back (a neighbour for a while)
+               (SELECT sum(m.n * m.mean_y ^ 2) FROM round_means m
+                WHERE m.dbms = s.dbms AND m.label = s.label) AS ss_rounds,
+               (SELECT string_agg(to_char((exp(m.mean_y) - 1) * 100, 'FMS990') || '%', ' ' ORDER BY m.round)
+                FROM round_means m WHERE m.dbms = s.dbms AND m.label = s.label) AS levels,
+               (SELECT max(abs(exp(m.mean_y) - 1)) FROM round_means m
+                WHERE m.dbms = s.dbms AND m.label = s.label) AS largest
         FROM slopes s JOIN centred c ON c.dbms = s.dbms AND c.label = s.label
         WHERE s.slope IS NOT NULL
-        GROUP BY s.dbms, s.label, s.slope, s.sxx, s.n, s.workloads, s.rounds
+        GROUP BY s.dbms, s.label, s.slope, s.sxx, s.syy, s.n, s.workloads, s.rounds
+    ), trend_tests AS (
+        SELECT t.*,
+               CASE WHEN t.se > 0 AND t.n - t.workloads - 1 >= 1
+                    THEN 2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)) END AS p_trend,
+               -- F = (SS_rounds / (R - 1)) / (SS_rest / (N - W - R + 1)), its upper tail by the incomplete beta
+               CASE WHEN t.rounds >= 3 AND t.n - t.workloads - t.rounds + 1 >= 1 AND t.syy - t.ss_rounds > 0
+                    THEN microbench.beta_inc((t.n - t.workloads - t.rounds + 1) / 2.0, (t.rounds - 1) / 2.0,
+                                             (t.syy - t.ss_rounds) / t.syy) END AS p_rounds
+        FROM trend_fit t
     ), trend_found AS (
         SELECT t.dbms, 'trend'::text,
-               format('%s: the QPS of %s %s from round to round (%s%% per round over %s rounds, %s workloads, p = %s): the machine or the data changed while it ran',
-                      microbench.dbms_short(t.dbms), t.label, CASE WHEN t.slope < 0 THEN 'falls' ELSE 'rises' END,
-                      to_char((exp(t.slope) - 1) * 100, 'FMS990.0'), t.rounds, t.workloads,
-                      to_char(2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)), 'FM0.0000'))
-        FROM trend_fit t
-        WHERE t.se > 0 AND t.n - t.workloads - 1 >= 1
-          AND 2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)) < 0.01
-          AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold
+               CASE WHEN t.p_trend < 0.01 AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold THEN
+                   format('%s: the QPS of %s %s from round to round (%s%% per round over %s rounds, %s workloads, p = %s): the machine or the data changed while it ran',
+                          microbench.dbms_short(t.dbms), t.label, CASE WHEN t.slope < 0 THEN 'falls' ELSE 'rises' END,
+                          to_char((exp(t.slope) - 1) * 100, 'FMS990.0'), t.rounds, t.workloads, to_char(t.p_trend, 'FM0.0000'))
+               ELSE
+                   format('%s: the QPS of %s changed from round to round (each round against the mean: %s; %s workloads, p = %s): the machine or the data changed while it ran, and the intervals are wider for it',
+                          microbench.dbms_short(t.dbms), t.label, t.levels, t.workloads, to_char(t.p_rounds, 'FM0.0000'))
+               END
+        FROM trend_tests t
+        WHERE (t.p_trend < 0.01 AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold)
+           OR (t.p_rounds < 0.01 AND t.largest >= threshold)
     ), states AS (
         -- the median of each fingerprint figure per side and workload
         SELECT r.dbms, r.workload, f.key,
@@ -683,7 +709,7 @@ AS $$
         UNION ALL SELECT * FROM trend_found
         UNION ALL SELECT * FROM state_found
     ) f
-    ORDER BY microbench.dbms_order(f.dbms), f.kind
+    ORDER BY microbench.dbms_order(f.dbms), f.kind, f.message
 $$;
 
 COMMENT ON FUNCTION microbench.compare_warnings(text, text, text, double precision, double precision) IS

@@ -6,7 +6,7 @@
 -- adjustment for many cells, the report's marks and intervals, and the
 -- drift and data-state warnings.  Every random draw is seeded.
 BEGIN;
-SELECT plan(32);
+SELECT plan(34);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8,
                             per_second float8[] DEFAULT NULL, at timestamptz DEFAULT now(),
@@ -198,6 +198,17 @@ FROM unnest(ARRAY['trend-a', 'trend-b']) l, microbench.workloads w, generate_ser
 SELECT matches((SELECT string_agg(message, E'\n') FROM microbench.compare_warnings('trend-a', 'trend-b') WHERE kind = 'trend'),
                '^pg: the QPS of trend-b falls from round to round \(-5\.0% per round over 4 rounds, 32 workloads',
                'QPS falling round after round: a trend warning naming the label');
+-- a slowdown that came and went, for both labels (they took turns): round
+-- 2 of 3 is 25% slower; no trend from first to last, but the rounds differ
+SELECT count(pg_temp.run('postgres', l, w.name,
+                         5000 * CASE WHEN r = 1 THEN 0.75 ELSE 1 END * exp(0.01 * pg_temp.gauss()),
+                         NULL, now() + r * interval '1 minute'))
+FROM unnest(ARRAY['bump-a', 'bump-b']) l, microbench.workloads w, generate_series(0, 2) r;
+SELECT matches((SELECT string_agg(message, E'\n' ORDER BY message) FROM microbench.compare_warnings('bump-a', 'bump-b') WHERE kind = 'trend'),
+               '^pg: the QPS of bump-a changed from round to round \(each round against the mean: \+[0-9]+% -[0-9]+% \+[0-9]+%; 32 workloads, p = 0\.0000\).*\npg: the QPS of bump-b changed',
+               'a slowdown in round 2 of 3 for both labels: a warning for each, naming the rounds'' levels');
+SELECT is((SELECT count(*) FROM microbench.compare('bump-a', 'bump-b') WHERE significant), 0::bigint,
+          'and, as both labels saw it, no cell is called a difference');
 -- the two sides read different data: dead rows after a write workload
 SELECT pg_temp.run('postgres', l, 'range-covered-pk', 5000, NULL, now(), NULL,
                    jsonb_build_object('table_bytes', 4440064, 'index_bytes', 884736, 'live_rows', 20000,
