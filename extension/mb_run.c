@@ -1178,6 +1178,12 @@ bench_run(PG_FUNCTION_ARGS)
 	active_run = run;
 	on_dsm_detach(run->seg, abort_workers, (Datum) 0);
 
+	/*
+	 * The machine's speed, timed before the clients exist and again after
+	 * they have exited: on a server pinned to one CPU, a client still
+	 * starting up or tearing down would compete with the canary.
+	 */
+	verdict.canary_before_us = mb_canary_run_us();
 	start_workers(run, &req);
 
 	/* setup: all clients connected and prepared, or an error */
@@ -1192,9 +1198,6 @@ bench_run(PG_FUNCTION_ARGS)
 					 errhint("A lock on the sbtest tables may be held by another session or by this transaction; commit it and retry.")));
 		coordinator_wait(run, 10);
 	}
-
-	/* the machine's speed, while our clients are idle */
-	verdict.canary_before_us = mb_canary_run_us();
 
 	/* with no warm-up, every event a client runs is a measured one */
 	if (req.warmup > 0)
@@ -1223,7 +1226,6 @@ bench_run(PG_FUNCTION_ARGS)
 	/* let every client finish the event in flight; it is counted */
 	while (!all_workers_in(run, MB_WORKER_DONE))
 		coordinator_wait(run, 1);
-	verdict.canary_after_us = mb_canary_run_us();
 	totals = palloc0(sizeof(mb_totals));
 	if (mb_collect_costs)
 	{
@@ -1249,6 +1251,7 @@ bench_run(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < run->started; i++)
 		WaitForBackgroundWorkerShutdown(run->handles[i]);
+	verdict.canary_after_us = mb_canary_run_us();
 	dsm_detach(run->seg);
 
 	result = record_result(fcinfo, &req, totals, started_at, ended_at, elapsed, &verdict);
