@@ -367,7 +367,7 @@ RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN ratio IS NULL THEN '-'
-                ELSE to_char(ratio, 'FM999990.00') || CASE WHEN within_noise THEN '~' ELSE '' END END
+                ELSE to_char(ratio, 'FM999999999990.00') || CASE WHEN within_noise THEN '~' ELSE '' END END
 $$;
 
 -- The grid every format prints: one row per (column, workload) with the
@@ -439,7 +439,7 @@ RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT cell || CASE WHEN ci_low IS NULL THEN '' ELSE
-        ' [' || to_char(ci_low, 'FM999990.00') || ', ' || to_char(ci_high, 'FM999990.00') || ']' END
+        ' [' || to_char(ci_low, 'FM999999999990.00') || ', ' || to_char(ci_high, 'FM999999999990.00') || ']' END
 $$;
 
 DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
@@ -478,9 +478,9 @@ BEGIN
         FOR w IN
             SELECT e->>'grp' AS grp, e->>'workload' AS workload,
                    string_agg(concat_ws(',',
-                                  coalesce(to_char((e->>'ratio')::float8, 'FM999990.00'), ''),
-                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999990.0000'), ''),
-                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999990.0000'), ''),
+                                  coalesce(to_char((e->>'ratio')::float8, 'FM999999999990.00'), ''),
+                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999999999990.0000'), ''),
+                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999999999990.0000'), ''),
                                   CASE WHEN e->>'ratio' IS NULL THEN ''
                                        ELSE coalesce(e->>'significant', 'false') END),
                               ',' ORDER BY (e->>'column_order')::int) AS cells
