@@ -19,6 +19,10 @@ refused 'label "a" is used twice for postgres' "a label used twice" --pg a="$PG_
 refused "--rounds must be a whole number of at least 1" "--rounds 0" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 0
 refused 'has nothing to be compared with' "a single build" --pg a="$PG_PREFIX"
 refused 'no build is labelled "c"' "--set for a label no build has" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set c:jit=off
+refused 'no mariadb build is labelled "b"' "--set mariadb/b: when only Postgres builds are labelled b" \
+    --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set mariadb/b:innodb_flush_log_at_trx_commit=2
+refused 'the DBMS before / is postgres, mariadb or mysql' "--set with an unknown DBMS" \
+    --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set oracle/b:x=1
 is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests started nothing"
 
 # a build that cannot start: a setting its server refuses
