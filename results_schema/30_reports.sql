@@ -413,16 +413,20 @@ AS $$
 $$;
 
 -- What the columns and marks of a report mean, said once under it: the
--- DBMS names of its columns, how cells were combined and what "~" means.
+-- DBMS names of its columns, what a cell divides by what (cells, e.g.
+-- "QPS(clang) / QPS(gcc)"), how runs were combined and what "~" means.
 DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
+DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
                                                     confidence double precision DEFAULT 0.95,
-                                                    threshold double precision DEFAULT 0.02)
+                                                    threshold double precision DEFAULT 0.02,
+                                                    cells text DEFAULT NULL)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT E'\n\n' || prefix || string_agg(d.legend, ', ' ORDER BY microbench.dbms_order(d.dbms))
-           || E'\n' || prefix || 'cells: ratio of the geometric mean QPS of each label''s runs; - means no data'
+           || E'\n' || prefix || 'cells: ' || coalesce(cells || ', ', '')
+           || 'from the geometric mean of each label''s runs; - means no data'
            || E'\n' || prefix || '~: not a significant difference: the ' || round((confidence * 100)::numeric, 1)::float8
            || '% interval includes 1 (adjusted for the number of cells), the change is under '
            || round((threshold * 100)::numeric, 1)::float8 || '%, or there are too few runs to tell'
@@ -443,12 +447,14 @@ AS $$
 $$;
 
 DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
+DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision);
 -- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
 -- columns are 8 characters wide as in the seed, wider when a column's name
 -- (a label, in a series) needs it.
 CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text,
                                                    confidence double precision DEFAULT 0.95,
-                                                   threshold double precision DEFAULT 0.02)
+                                                   threshold double precision DEFAULT 0.02,
+                                                   cells text DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -527,7 +533,7 @@ BEGIN
         END LOOP;
     END LOOP;
     RETURN result || microbench.report_footer(grid_rows, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
-                                              confidence, threshold);
+                                              confidence, threshold, cells);
 END
 $$;
 
@@ -793,6 +799,7 @@ AS $$
 DECLARE
     grid    jsonb;
     prefix  text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
+    m       text := CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END;
 BEGIN
     PERFORM microbench.check_metric(metric);
     IF confidence IS NULL OR confidence <= 0 OR confidence >= 1 OR threshold IS NULL OR threshold < 0 THEN
@@ -809,7 +816,8 @@ BEGIN
     IF grid IS NULL THEN
         RETURN NULL;
     END IF;
-    RETURN microbench.report_render(grid, format, confidence, threshold)
+    RETURN microbench.report_render(grid, format, confidence, threshold,
+                                    format('%s(%s) / %s(%s)', m, CASE WHEN by_label THEN 'label' ELSE others[1] END, m, base))
            || CASE WHEN format = 'csv' THEN ''
                    ELSE microbench.metric_caption(metric, base, array_to_string(others, ','), prefix)
                         || coalesce(microbench.options_caption(base || others, phase, prefix), '')

@@ -36,7 +36,7 @@ pg      my
 -       -       random-points_range=10
 
 -- pg: Postgres, my: MySQL
--- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- cells: QPS(gcc) / QPS(clang), from the geometric mean of each label''s runs; - means no data
 -- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
     'two labels, one run each: the seed layout, ratios gcc/clang, - where a side is missing, ~ as one run a side cannot tell, and a legend');
 
@@ -86,7 +86,7 @@ pg      ma
 1.05~   -       scan
 
 -- pg: Postgres, ma: MariaDB
--- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- cells: QPS(new) / QPS(base), from the geometric mean of each label''s runs; - means no data
 -- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
     'repeats: a clear 20% drop without ~, cells that cannot be told from noise with ~, and a footer saying how cells were combined');
 
@@ -111,7 +111,7 @@ gcc     v3
 -       -       random-points_range=10
 
 -- pg: Postgres
--- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- cells: QPS(label) / QPS(clang), from the geometric mean of each label''s runs; - means no data
 -- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell
 
 -- my: QPS(label) / QPS(clang)
@@ -129,7 +129,7 @@ gcc     v3
 -       -       random-points_range=10
 
 -- my: MySQL
--- cells: ratio of the geometric mean QPS of each label''s runs; - means no data
+-- cells: QPS(label) / QPS(clang), from the geometric mean of each label''s runs; - means no data
 -- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
     'bench_relative: one column per label against the base, per dbms');
 
