@@ -1,21 +1,19 @@
 /*
- * mb_suite.c — what bench_suite needs from C: the standard order and the
- * post-write maintenance.
+ * mb_suite.c — what bench_suite needs from C: the post-write maintenance.
+ * (The suite's order is data: microbench.suite_order, generated from
+ * common/mb_suite.c into the results schema.)
  *
- * bench_suite_plan() exposes common/mb_suite.c, the one list both drivers'
- * suites walk.  microbench_vacuum_analyze() runs VACUUM (ANALYZE) on the
+ * microbench_vacuum_analyze() runs VACUUM (ANALYZE) on the
  * sbtest tables: VACUUM refuses to run inside a function or procedure, so a
  * background worker, connected as the caller, runs it at top level the way a
  * client's own VACUUM would run, and the caller waits for it.
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "commands/vacuum.h"
 #include "fmgr.h"
-#include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "parser/parse_node.h"
@@ -31,52 +29,10 @@
 #include "utils/memutils.h"
 
 #include "mb_shared.h"
-#include "mb_suite.h"
 
-PG_FUNCTION_INFO_V1(bench_suite_plan);
 PG_FUNCTION_INFO_V1(microbench_vacuum_analyze);
 
 PGDLLEXPORT void mb_maintenance_main(Datum main_arg);
-
-Datum
-bench_suite_plan(PG_FUNCTION_ARGS)
-{
-	FuncCallContext *funcctx;
-
-	if (SRF_IS_FIRSTCALL())
-	{
-		MemoryContext oldcxt;
-		TupleDesc	tupdesc;
-
-		funcctx = SRF_FIRSTCALL_INIT();
-		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-			elog(ERROR, "bench_suite_plan must return a row type");
-		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
-		funcctx->max_calls = mb_suite_num_steps;
-		MemoryContextSwitchTo(oldcxt);
-	}
-	funcctx = SRF_PERCALL_SETUP();
-
-	if (funcctx->call_cntr < funcctx->max_calls)
-	{
-		const mb_suite_step *s = &mb_suite_steps[funcctx->call_cntr];
-		Datum		values[5];
-		bool		nulls[5] = {false};
-
-		values[0] = Int32GetDatum((int32) funcctx->call_cntr + 1);
-		values[1] = CStringGetTextDatum(mb_suite_kind_name(s->kind));
-		values[2] = s->workload ? CStringGetTextDatum(s->workload) : (Datum) 0;
-		nulls[2] = s->workload == NULL;
-		values[3] = s->phase ? CStringGetTextDatum(s->phase) : (Datum) 0;
-		nulls[3] = s->phase == NULL;
-		values[4] = CStringGetTextDatum(mb_suite_class_name(s->class_));
-		SRF_RETURN_NEXT(funcctx,
-						HeapTupleGetDatum(heap_form_tuple(funcctx->tuple_desc,
-														  values, nulls)));
-	}
-	SRF_RETURN_DONE(funcctx);
-}
 
 /* What the caller hands the maintenance worker, and what it hands back. */
 typedef struct mb_maintenance_shared

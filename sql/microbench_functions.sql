@@ -153,10 +153,13 @@ AS $$ SELECT microbench.bench_relative(base, others, format, phase, metric, conf
 
 -- ---- the standard suite -------------------------------------------------
 
+-- The order itself is microbench.suite_order (20_catalog.sql, generated
+-- from common/mb_suite.c, the list microbench-mysql walks too).
 CREATE FUNCTION bench_suite_plan()
 RETURNS TABLE (step integer, kind text, workload text, phase text, class text)
-AS 'MODULE_PATHNAME', 'bench_suite_plan'
-LANGUAGE C IMMUTABLE STRICT;
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT o.step, o.kind, o.workload, o.phase, o.class FROM microbench.suite_order o ORDER BY o.step $$;
 
 COMMENT ON FUNCTION bench_suite_plan() IS
     'the standard suite order of WORKLOADS.md: warm-up, pre reads, writes, maintenance, post reads, delete, insert';
