@@ -1049,24 +1049,26 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 static char *
 data_fingerprint(const mb_request *req)
 {
-	StringInfoData sql;
+	Datum	   *oids = palloc(sizeof(Datum) * req->tables);
+	Oid			argtype = OIDARRAYOID;
+	Datum		arg;
 	int			t;
 
-	initStringInfo(&sql);
-	/* the search_path is pinned to pg_catalog here (bench_run) */
-	appendStringInfoString(&sql,
-						   "SELECT jsonb_build_object("
-						   "'table_bytes', sum(pg_table_size(c.oid)),"
-						   " 'index_bytes', sum(pg_indexes_size(c.oid)),"
-						   " 'live_rows', sum(pg_stat_get_live_tuples(c.oid)),"
-						   " 'dead_rows', sum(pg_stat_get_dead_tuples(c.oid)),"
-						   " 'all_visible', round(sum(c.relallvisible)::numeric"
-						   " / nullif(sum(c.relpages), 0), 4))::text"
-						   " FROM pg_class c WHERE c.oid = ANY (ARRAY[");
 	for (t = 1; t <= req->tables; t++)
-		appendStringInfo(&sql, "%s%u", t > 1 ? ", " : "", sbtest_relid(req->namespace_id, t));
-	appendStringInfoString(&sql, "]::oid[])");
-	if (SPI_execute(sql.data, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		oids[t - 1] = ObjectIdGetDatum(sbtest_relid(req->namespace_id, t));
+	arg = PointerGetDatum(construct_array(oids, req->tables, OIDOID, sizeof(Oid), true,
+										  TYPALIGN_INT));
+	/* the search_path is pinned to pg_catalog here (bench_run) */
+	if (SPI_execute_with_args("SELECT jsonb_build_object("
+							  "'table_bytes', sum(pg_table_size(c.oid)),"
+							  " 'index_bytes', sum(pg_indexes_size(c.oid)),"
+							  " 'live_rows', sum(pg_stat_get_live_tuples(c.oid)),"
+							  " 'dead_rows', sum(pg_stat_get_dead_tuples(c.oid)),"
+							  " 'all_visible', round(sum(c.relallvisible)::numeric"
+							  " / nullif(sum(c.relpages), 0), 4))::text"
+							  " FROM pg_class c WHERE c.oid = ANY ($1)",
+							  1, &argtype, &arg, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
 		elog(ERROR, "could not read the state of the sbtest tables");
 	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 }
