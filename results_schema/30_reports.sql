@@ -610,19 +610,22 @@ AS $$
                              (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(c.o) x) AS o) m,
              LATERAL (SELECT microbench.rank_test_p(c.b, c.o) AS p) p
         WHERE p.p < 0.01 AND abs(m.o / m.b - 1) >= threshold
-    ), steal_found AS (
-        SELECT r.dbms, 'host-speed'::text,
-               format('%s: steal time differed between the two labels: %s%% of the host''s CPU time in the runs of %s, %s%% in those of %s (p = %s)',
-                      microbench.dbms_short(r.dbms), round(avg(r.steal) FILTER (WHERE r.label = base)::numeric * 100, 1), base,
-                      round(avg(r.steal) FILTER (WHERE r.label = other)::numeric * 100, 1), other,
-                      to_char(microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.label = base),
-                                                     array_agg(r.steal) FILTER (WHERE r.label = other)), 'FM0.0000'))
+    ), steal AS (
+        SELECT r.dbms,
+               avg(r.steal) FILTER (WHERE r.label = base) AS b,
+               avg(r.steal) FILTER (WHERE r.label = other) AS o,
+               microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.label = base),
+                                      array_agg(r.steal) FILTER (WHERE r.label = other)) AS p
         FROM runs r
         WHERE r.steal IS NOT NULL
         GROUP BY r.dbms
-        HAVING microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.label = base),
-                                      array_agg(r.steal) FILTER (WHERE r.label = other)) < 0.01
-           AND abs(avg(r.steal) FILTER (WHERE r.label = base) - avg(r.steal) FILTER (WHERE r.label = other)) >= 0.01
+    ), steal_found AS (
+        SELECT s.dbms, 'host-speed'::text,
+               format('%s: steal time differed between the two labels: %s%% of the host''s CPU time in the runs of %s, %s%% in those of %s (p = %s)',
+                      microbench.dbms_short(s.dbms), round(s.b::numeric * 100, 1), base,
+                      round(s.o::numeric * 100, 1), other, to_char(s.p, 'FM0.0000'))
+        FROM steal s
+        WHERE s.p < 0.01 AND abs(s.b - s.o) >= 0.01
     ), rounds AS (
         -- each run's round (its place in time among the label's runs of that workload)
         SELECT r.dbms, r.label, r.workload,
