@@ -23,6 +23,8 @@ refused 'no mariadb build is labelled "b"' "--set mariadb/b: when only Postgres 
     --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set mariadb/b:innodb_flush_log_at_trx_commit=2
 refused 'the DBMS before / is postgres, mariadb or mysql' "--set with an unknown DBMS" \
     --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set oracle/b:x=1
+refused 'give them the same label' "Postgres and MariaDB builds whose first labels (the base) differ" \
+    --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --mariadb x="$MARIADBD" --mariadb b="$MARIADBD"
 is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests started nothing"
 
 # a build that cannot start: a setting its server refuses
