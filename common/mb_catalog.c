@@ -1,7 +1,8 @@
 /*
  * mb_catalog.c — the statements and the 32 workloads, and the few rules
  * (range size, value drawing, table choice, SQL rendering) that both drivers
- * must apply identically.  The tables below transcribe WORKLOADS.md.
+ * must apply identically.  docs/workloads.md describes the tables below;
+ * the two must agree.
  */
 #include "mb_catalog.h"
 

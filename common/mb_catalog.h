@@ -5,7 +5,8 @@
  * this catalog and nothing else to know what a workload does: its
  * statements, which values are bound to them, whether an event is one
  * autocommit statement or BEGIN ... COMMIT around several, how queries are
- * counted, and where it appears in the report.  See WORKLOADS.md.
+ * counted, and where it appears in the report.  docs/workloads.md is the
+ * reference for all of it.
  *
  * Statement templates are DBMS-neutral: "{T}" stands for the table number
  * (sbtest{T}), "?" for one bound value and "{L}" for a list of bound values

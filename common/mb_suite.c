@@ -1,5 +1,5 @@
 /*
- * mb_suite.c — the standard suite order of WORKLOADS.md, as data.
+ * mb_suite.c — the standard suite order (docs/workloads.md), as data.
  */
 #include "mb_suite.h"
 

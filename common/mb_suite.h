@@ -1,10 +1,11 @@
 /*
  * mb_suite.h — the standard suite: which microbenchmarks run, in what order.
  *
- * WORKLOADS.md fixes the order because the write benchmarks change the
- * table that later reads see: load, warm-up, `pre` reads, writes, post-write
- * maintenance, `post` reads, then delete and insert (they change the row
- * count).  Both drivers' suite commands walk this one list.
+ * The order (docs/workloads.md) is fixed because the write benchmarks
+ * change the table that later reads see: load, warm-up, `pre` reads,
+ * writes, post-write maintenance, `post` reads, then delete and insert
+ * (they change the row count).  Both drivers' suite commands walk this one
+ * list.
  */
 #ifndef MB_SUITE_H
 #define MB_SUITE_H

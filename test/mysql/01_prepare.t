@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 01_prepare.t — prepare creates and loads the tables exactly as WORKLOADS.md
+# 01_prepare.t — prepare creates and loads the tables exactly as docs/workloads.md
 # says: AUTO_INCREMENT id primary key, k in range, c/pad templates, index k_N
 # created after the load; tables beyond --tables are dropped.
 set -u

@@ -1,6 +1,6 @@
--- 01_catalog.sql — bench_workloads() matches WORKLOADS.md: the 32 names,
+-- 01_catalog.sql — bench_workloads() matches docs/workloads.md: the 32 names,
 -- their groups, report order and queries per event.  The expected table is
--- transcribed from the spec here, independently of the C catalog.
+-- transcribed from docs/workloads.md here, independently of the C catalog.
 BEGIN;
 SELECT plan(6);
 

@@ -1,5 +1,5 @@
 -- 02_prepare.sql — bench_prepare creates and loads the data set exactly as
--- WORKLOADS.md says: columns, serial id, primary key, index k_N, values.
+-- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
 SELECT plan(14);
 

@@ -1,7 +1,7 @@
 -- 05_statements.sql — the exact statements reach the server, as many times
 -- as the catalog says.  pg_stat_statements (track = all, so statements the
 -- clients run through SPI are seen) is the witness; the expected texts are
--- written out here from WORKLOADS.md, not taken from the C catalog.
+-- written out here from docs/workloads.md, not taken from the C catalog.
 BEGIN;
 SELECT plan(6);
 

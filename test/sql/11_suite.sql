@@ -1,4 +1,4 @@
--- 11_suite.sql — bench_suite runs the standard order of WORKLOADS.md and
+-- 11_suite.sql — bench_suite runs the standard order of docs/workloads.md and
 -- commits after every run.  run_pg_tests.sh ran two suites before this file
 -- (a procedure that commits cannot run inside a pgTAP transaction): a whole
 -- one labelled suite-ok, and suite-fail, stopped on purpose at
