@@ -7,9 +7,10 @@
  * Modules: mbm_main.c (command line), mbm_mysql.c (the DBMS driver: connect,
  * prepare, bind, execute), mbm_prepare.c (prepare/cleanup), mbm_run.c
  * (clients, phases, progress, summary), mbm_suite.c (the standard suite),
- * mbm_results.c (results database or JSON-lines file), mbm_stop.c (SIGINT,
- * SIGTERM and stopping busy threads), mbm_cost.c (what a run cost: server
- * status deltas, host CPU and disk).  How a run is driven beyond that
+ * mbm_results.c (results database or JSON-lines file), mbm_load.c (results
+ * files into the results database), mbm_stop.c (SIGINT, SIGTERM and
+ * stopping busy threads), mbm_cost.c (what a run cost: server status
+ * deltas, host CPU and disk).  How a run is driven beyond that
  * (ignored errors, statement mode, rate, event limit, reconnects) is the
  * same as the extension's: docs/run-options.md.
  */
@@ -311,10 +312,24 @@ extern int	mbm_record_result(const mbm_options *o, const mbm_result *r,
  * reason in err that never repeats the conninfo (it may hold a password).
  */
 extern int	mbm_results_db_check(const char *conninfo, char *err, size_t errlen);
-/* How to load a results file into the results database. */
-extern void mbm_print_load_recipe(const char *results_file);
+/*
+ * Connect to the results database (conninfo NULL: libpq's environment),
+ * giving up after 10 s unless told otherwise; NULL with a one-line reason
+ * in err.
+ */
+struct pg_conn;
+extern struct pg_conn *mbm_results_connect(const char *conninfo, char *err, size_t errlen);
+/* How to load a results file into the results database: the load command. */
+extern void mbm_print_load_recipe(const char *results_file, const char *results_db);
 /* s as a JSON string, quotes and control characters escaped (mbm_results.c). */
 extern void mbm_json_string(FILE *f, const char *s);
+
+/* ---- mbm_load.c ---- */
+/*
+ * microbench-mysql load: the JSON lines of n files ("-": standard input)
+ * into the results database, all or nothing; an exit code.
+ */
+extern int	mbm_load(const mbm_options *o, char *const *paths, int n);
 
 /* Nanoseconds on the monotonic clock (mbm_run.c). */
 extern uint64_t mbm_now_ns(void);

@@ -2,7 +2,8 @@
  * mbm_main.c — microbench-mysql's command line.
  *
  * sysbench-familiar options (--threads, --time, --table-size, --mysql-host,
- * ...) and commands (list, prepare, run WORKLOAD, cleanup).  Every request
+ * ...) and commands (list, prepare, run WORKLOAD, suite, maintain, cleanup,
+ * and load FILE... for results files, mbm_load.c).  Every request
  * is validated before anything connects; a bad one gets a single line on
  * stderr and exit code 2.  The password is never an option: it comes from
  * MYSQL_PWD or from --defaults-file, and is never printed; an option that
@@ -30,15 +31,20 @@ usage(FILE *out)
 			"microbench-mysql %s — the microbench workloads against MySQL and MariaDB\n"
 			"\n"
 			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | suite | maintain | cleanup\n"
+			"       microbench-mysql [--results-db=CONNINFO] load FILE...\n"
 			"\n"
 			"Commands:\n"
 			"  list                 the 32 microbenchmarks (name, group, queries per event)\n"
 			"  prepare              create and load sbtest1..N, index k_N after the load\n"
 			"  run WORKLOAD         run one microbenchmark and record the result\n"
-			"  suite                the standard suite (WORKLOADS.md order), recording each run\n"
+			"  suite                the standard suite, in the standard suite order\n"
+			"                       (docs/workloads.md), recording each run\n"
 			"  maintain             the suite's post-write step alone: ANALYZE TABLE and a\n"
 			"                       wait for InnoDB's dirty pages to be written\n"
 			"  cleanup              drop the sbtest tables\n"
+			"  load FILE...         load results files (JSON lines; - for standard input)\n"
+			"                       into --results-db, all or nothing; runs already there\n"
+			"                       are skipped\n"
 			"\n"
 			"Run options:\n"
 			"  --threads=N          clients, one connection each [1]\n"
@@ -76,9 +82,11 @@ usage(FILE *out)
 			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
 			"  --phase=pre|post     before or after the write benchmarks [post]\n"
 			"  --results-db=CONNINFO  Postgres results database (libpq string or URI);\n"
-			"                       no password in it: use PGPASSWORD or ~/.pgpass\n"
+			"                       no password in it: use PGPASSWORD or ~/.pgpass;\n"
+			"                       load without it: libpq's PGHOST, PGDATABASE, ...\n"
 			"  --results-file=PATH  JSON-lines file used when no results database is\n"
-			"                       given or it cannot be reached [microbench-results.jsonl]\n"
+			"                       given or it cannot be reached [microbench-results.jsonl];\n"
+			"                       load it later: microbench-mysql load PATH --results-db=...\n"
 			"\n"
 			"Ctrl-C (SIGINT) or SIGTERM stops prepare, run or suite within about two\n"
 			"seconds: the run under way is summed up, marked interrupted and not recorded;\n"
@@ -448,13 +456,21 @@ main(int argc, char **argv)
 
 	parse_options(argc, argv, &o);
 	if (optind >= argc)
-		bad_input("%s", "no command given: list, prepare, run WORKLOAD or cleanup");
+		bad_input("%s", "no command given: list, prepare, run WORKLOAD, suite, maintain,"
+				  " cleanup or load FILE...");
 	command = argv[optind];
 
 	if (strcmp(command, "list") == 0)
 	{
 		list_workloads();
 		return MBM_EXIT_OK;
+	}
+	/* only Postgres: the MySQL client library is not needed */
+	if (strcmp(command, "load") == 0)
+	{
+		if (optind + 1 >= argc)
+			bad_input("%s", "load needs one or more results files (- for standard input)");
+		return mbm_load(&o, argv + optind + 1, argc - optind - 1);
 	}
 	/* cleanup is a few quick DROPs: Ctrl-C may end it the usual way */
 	if (strcmp(command, "prepare") == 0 || strcmp(command, "run") == 0 ||

@@ -1,9 +1,10 @@
 /*
  * mbm_prepare.c — create, load and drop the sbtest tables on MySQL/MariaDB.
  *
- * Tables and values are exactly those of WORKLOADS.md and of the extension's
- * bench_prepare: id AUTO_INCREMENT primary key, k uniform in [1, table_size],
- * c and pad from the shared templates, index k_N built after the load.
+ * Tables and values are exactly those of docs/workloads.md and of the
+ * extension's bench_prepare: id AUTO_INCREMENT primary key, k uniform in
+ * [1, table_size], c and pad from the shared templates, index k_N built
+ * after the load.
  *
  * Each table is loaded by one LOAD DATA LOCAL INFILE statement whose "file"
  * the client makes on the fly (mbm_load_local(): rows go as the statement's
@@ -27,7 +28,7 @@
  * (about 5 s of CPU for a 1M-row load, on a 2-core machine as much as the
  * load itself).  The option is set back to DEFAULT after the load and
  * ANALYZE TABLE computes the statistics, so the table ends as the plain
- * CREATE TABLE of WORKLOADS.md.
+ * CREATE TABLE of docs/workloads.md.
  *
  * SIGINT or SIGTERM stops the loaders between statements (a LOAD's data
  * stream just ends early) and KILL QUERY ends a long statement; the

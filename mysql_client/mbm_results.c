@@ -1,7 +1,7 @@
 /*
  * mbm_results.c — record a finished run: into microbench.runs through libpq,
  * or, when no results database is given or it cannot be reached, as one JSON
- * line appended to a file that microbench.import_runs() loads later.
+ * line appended to a file that microbench-mysql load (mbm_load.c) loads later.
  * Nothing measured is lost: the file is written before giving up.
  *
  * One list of (column, value) pairs serves both paths, so the row written
@@ -265,9 +265,8 @@ free_row(row *rw)
 		free(rw->cols[i].text);
 }
 
-/* INSERT ... RETURNING run_id with every value bound; run id or -1. */
-static long long
-insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
+PGconn *
+mbm_results_connect(const char *conninfo, char *err, size_t errlen)
 {
 	/* the conninfo comes last, so its own connect_timeout wins */
 	const char *conn_keywords[] = {"connect_timeout", "dbname", NULL};
@@ -275,6 +274,23 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 		getenv("PGCONNECT_TIMEOUT") ? NULL : RESULTS_CONNECT_TIMEOUT, conninfo, NULL
 	};
 	PGconn	   *pg = PQconnectdbParams(conn_keywords, conn_values, 1);
+
+	if (PQstatus(pg) != CONNECTION_OK)
+	{
+		snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(pg));
+		/* libpq's message may run over lines; the first says what failed */
+		err[strcspn(err, "\n")] = '\0';
+		PQfinish(pg);
+		return NULL;
+	}
+	return pg;
+}
+
+/* INSERT ... RETURNING run_id with every value bound; run id or -1. */
+static long long
+insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
+{
+	PGconn	   *pg = mbm_results_connect(conninfo, err, errlen);
 	char		sql[8192];
 	size_t		len;
 	const char *values[MAX_COLUMNS];
@@ -283,12 +299,8 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	long long	run_id = -1;
 	int			i;
 
-	if (PQstatus(pg) != CONNECTION_OK)
-	{
-		snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(pg));
-		PQfinish(pg);
+	if (pg == NULL)
 		return -1;
-	}
 	len = (size_t) snprintf(sql, sizeof(sql), "INSERT INTO microbench.runs (");
 	for (i = 0; i < rw->n; i++)
 		len += (size_t) snprintf(sql + len, sizeof(sql) - len, "%s%s", i ? ", " : "",
@@ -458,16 +470,45 @@ mbm_record_result(const mbm_options *o, const mbm_result *r, bool *in_file_only)
 	}
 	printf("\nresult appended to %s\n", o->results_file);
 	if (!o->in_suite)
-		mbm_print_load_recipe(o->results_file);
+		mbm_print_load_recipe(o->results_file, o->results_db);
 	free_row(&rw);
 	return rc;
 }
 
-void
-mbm_print_load_recipe(const char *results_file)
+/*
+ * text as one shell word: as it is when nothing in it is special to a shell,
+ * else between single quotes, so the printed command can be pasted.
+ */
+static void
+print_shell_word(const char *text)
 {
-	printf("load %s into the results database with:\n"
-		   "  psql -d RESULTS_DB -c \"\\copy microbench.import_queue (doc) FROM '%s'"
-		   " WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')\""
-		   " -c \"SELECT microbench.import_runs()\"\n", results_file, results_file);
+	const char *p;
+
+	if (text[0] != '\0' && strspn(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+								   "0123456789_-+=.,/:@%") == strlen(text))
+	{
+		fputs(text, stdout);
+		return;
+	}
+	putchar('\'');
+	for (p = text; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*p);
+	putchar('\'');
+}
+
+void
+mbm_print_load_recipe(const char *results_file, const char *results_db)
+{
+	/* the conninfo given, which holds no password (mbm_results_db_check) */
+	printf("load %s into the results database with:\n  microbench-mysql load ", results_file);
+	print_shell_word(results_file);
+	printf(" --results-db=");
+	if (results_db)
+		print_shell_word(results_db);
+	else
+		printf("CONNINFO");
+	printf("\n");
 }

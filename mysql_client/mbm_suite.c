@@ -277,7 +277,7 @@ mbm_suite(const mbm_options *o)
 		fprintf(stderr, "microbench-mysql: the results database did not take %d run(s);"
 				" they are in %s\n", in_file, o->results_file);
 	if (o->results_db == NULL || in_file > 0)
-		mbm_print_load_recipe(o->results_file);
+		mbm_print_load_recipe(o->results_file, o->results_db);
 	if (i < mb_suite_num_steps)
 		return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : rc;
 	return in_file > 0 ? MBM_EXIT_FAILED : MBM_EXIT_OK;

@@ -62,12 +62,18 @@ COMMENT ON COLUMN microbench.runs.tps IS 'events / elapsed_seconds';
 
 -- Runs that a client could not insert directly (no results database given,
 -- or it was down) arrive as JSON lines, one object per run with the column
--- names of microbench.runs.  Load a file into the queue, then import it:
+-- names of microbench.runs.  One command loads a file, all lines or none,
+-- naming a line the database refuses and skipping runs already loaded
+-- (docs/client.md):
+--   microbench-mysql load microbench-results.jsonl --results-db=CONNINFO
+-- It queues each line and calls import_runs() in one transaction.  Without
+-- the client, psql does the same in two steps, queue then import:
 --   \copy microbench.import_queue (doc) FROM 'microbench-results.jsonl'
 --         WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 --   SELECT microbench.import_runs();
 -- (the csv options with unused control characters pass each line through
--- untouched, backslashes included).
+-- untouched, backslashes included; loading a file twice this way inserts
+-- its runs twice).
 CREATE TABLE IF NOT EXISTS microbench.import_queue (
     doc jsonb NOT NULL
 );

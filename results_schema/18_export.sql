@@ -7,9 +7,9 @@
 -- lines anywhere, so each build host can export and one central Postgres
 -- can hold every run:
 --   psql -At -c "SELECT microbench.export_runs(labels => ARRAY['gcc'])" > gcc.jsonl
---   psql -d central -c "\copy microbench.import_queue (doc) FROM 'gcc.jsonl'
---                       WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')" \
---                   -c "SELECT microbench.import_runs()"
+--   microbench-mysql load gcc.jsonl --results-db='dbname=central'
+-- (all lines or none, runs already in central skipped: docs/client.md; the
+-- \copy recipe in 10_runs.sql does it with psql alone).
 -- The run_id is left out: the importing database numbers runs itself.
 
 CREATE OR REPLACE FUNCTION microbench.export_runs(labels text[] DEFAULT NULL,
