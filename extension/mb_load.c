@@ -73,6 +73,18 @@ make_bpchar(char *storage, int width)
 	return PointerGetDatum(storage);
 }
 
+/* N of sbtestN; 0 for a table named otherwise */
+static uint64
+table_number(const char *relname)
+{
+	unsigned int n;
+	char		extra;
+
+	if (sscanf(relname, "sbtest%u%c", &n, &extra) == 1)
+		return n;
+	return 0;
+}
+
 Datum
 microbench_load_table(PG_FUNCTION_ARGS)
 {
@@ -90,6 +102,7 @@ microbench_load_table(PG_FUNCTION_ARGS)
 	int64		id;
 	int			i;
 
+	mb_check_sql_version();
 	if (table_size < 0 || table_size > PG_INT32_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -114,7 +127,11 @@ microbench_load_table(PG_FUNCTION_ARGS)
 				 errhint("Use bench_prepare(), which creates and loads the tables together.")));
 	check_shape(rel);
 
-	mb_rng_seed(&rng, seed, (uint64) relid);
+	/*
+	 * The stream is the table's number, as in microbench-mysql prepare: one
+	 * seed gives the same rows every time and in every DBMS.
+	 */
+	mb_rng_seed(&rng, seed, table_number(RelationGetRelationName(rel)));
 	bistate = GetBulkInsertState();
 	for (i = 0; i < MB_LOAD_BATCH; i++)
 		slots[i] = table_slot_create(rel, NULL);

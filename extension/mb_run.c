@@ -292,7 +292,7 @@ parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
 	char	   *ps_mode;
 
 	initStringInfo(&ignored);
-	if (PG_NARGS() <= 11 || PG_ARGISNULL(11))
+	if (PG_ARGISNULL(11))
 	{
 		int			i;
 
@@ -319,7 +319,7 @@ parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
 	}
 	req->ignored_text = ignored.data;
 
-	ps_mode = PG_NARGS() <= 12 || PG_ARGISNULL(12) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(12));
+	ps_mode = PG_ARGISNULL(12) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(12));
 	if (strcmp(ps_mode, "auto") != 0 && strcmp(ps_mode, "disable") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -327,21 +327,21 @@ parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
 				 errhint("ps_mode is \"auto\" (prepared statements) or \"disable\" (SQL text, parsed and planned every time).")));
 	req->ps_disable = strcmp(ps_mode, "disable") == 0;
 
-	req->rate = PG_NARGS() <= 13 || PG_ARGISNULL(13) ? 0 : PG_GETARG_FLOAT8(13);
+	req->rate = PG_ARGISNULL(13) ? 0 : PG_GETARG_FLOAT8(13);
 	if (isnan(req->rate) || isinf(req->rate) || req->rate < 0 || req->rate > 1e8)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("rate must be between 0 (no limit) and 100000000 events per second, not %g",
 						req->rate)));
 
-	req->event_limit = PG_NARGS() <= 14 || PG_ARGISNULL(14) ? 0 : PG_GETARG_INT64(14);
-	if (PG_NARGS() > 14 && !PG_ARGISNULL(14) && req->event_limit < 1)
+	req->event_limit = PG_ARGISNULL(14) ? 0 : PG_GETARG_INT64(14);
+	if (!PG_ARGISNULL(14) && req->event_limit < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("events must be positive, not %lld", (long long) req->event_limit),
 				 errhint("Leave events NULL to run for seconds only.")));
 
-	req->reconnect = PG_NARGS() <= 15 || PG_ARGISNULL(15) ? 0 : PG_GETARG_INT32(15);
+	req->reconnect = PG_ARGISNULL(15) ? 0 : PG_GETARG_INT32(15);
 	if (req->reconnect < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -378,7 +378,7 @@ parse_request(FunctionCallInfo fcinfo, mb_request *req)
 	req->seconds = PG_GETARG_FLOAT8(1);
 	/* with an event limit, seconds => 0 means no time limit */
 	check_duration("seconds", req->seconds,
-				   !PG_ARGISNULL(14) && PG_NARGS() > 14);
+				   !PG_ARGISNULL(14));
 	req->clients = PG_GETARG_INT32(2);
 	if (req->clients < 1 || req->clients > max_worker_processes)
 		ereport(ERROR,
@@ -1124,6 +1124,7 @@ bench_run(PG_FUNCTION_ARGS)
 	mb_verdict_data verdict;
 	Datum		result;
 
+	mb_check_sql_version();
 	parse_request(fcinfo, &req);
 	mb_check_worker_role(GetUserId(), req.clients);
 

@@ -153,6 +153,12 @@ typedef struct mb_run_shared
 	(offsetof(mb_run_shared, slots) + sizeof(mb_worker_slot) * (clients))
 
 /* Microseconds on a monotonic clock: event latencies and windows. */
+/*
+ * Fails unless the installed SQL definitions are the version this library
+ * was built for (mb_version.c); every SQL-callable entry point calls it first.
+ */
+extern void mb_check_sql_version(void);
+
 extern int64 mb_now_us(void);
 /* Nanoseconds on the same clock. */
 extern uint64 mb_now_ns(void);

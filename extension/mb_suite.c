@@ -126,6 +126,7 @@ microbench_vacuum_analyze(PG_FUNCTION_ARGS)
 	BackgroundWorkerHandle *handle;
 	pid_t		pid;
 
+	mb_check_sql_version();
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),

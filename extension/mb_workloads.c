@@ -15,6 +15,7 @@
 #include "utils/builtins.h"
 
 #include "mb_catalog.h"
+#include "mb_shared.h"
 
 PG_FUNCTION_INFO_V1(bench_workloads);
 
@@ -54,6 +55,7 @@ bench_workloads(PG_FUNCTION_ARGS)
 		MemoryContext oldcxt;
 		TupleDesc	tupdesc;
 
+		mb_check_sql_version();
 		funcctx = SRF_FIRSTCALL_INIT();
 		oldcxt = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)

@@ -56,7 +56,7 @@ CREATE INDEX IF NOT EXISTS runs_label_workload
     ON microbench.runs (dbms, label, workload, phase);
 
 COMMENT ON TABLE microbench.runs IS
-    'one row per finished microbenchmark run (see WORKLOADS.md for the counting rules)';
+    'one row per finished microbenchmark run (docs/workloads.md gives the counting rules)';
 COMMENT ON COLUMN microbench.runs.qps IS 'queries / elapsed_seconds, BEGIN and COMMIT counted';
 COMMENT ON COLUMN microbench.runs.tps IS 'events / elapsed_seconds';
 

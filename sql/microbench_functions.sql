@@ -6,17 +6,22 @@
 -- SELECT bench_run('point-query') works in a default session; results live
 -- in schema microbench.  Every function pins its search_path so that objects
 -- a user creates elsewhere cannot redirect it.
+--
+-- Like results_schema/, every statement can run again over an older
+-- version's objects (CREATE OR REPLACE, IF NOT EXISTS): the update scripts
+-- replay the whole install script, which drops (IF EXISTS) the older
+-- signatures of functions whose arguments changed.
 
 -- Where bench_prepare loaded tables, and with how many rows: rand_id() draws
 -- from [1, table_size], so bench_run needs the size that was loaded.
-CREATE TABLE microbench.datasets (
+CREATE TABLE IF NOT EXISTS microbench.datasets (
     schema_name  text PRIMARY KEY,
     tables       integer NOT NULL,
     table_size   bigint NOT NULL,
     prepared_at  timestamptz NOT NULL DEFAULT now()
 );
 
-CREATE FUNCTION microbench_load_table(relation regclass, table_size bigint,
+CREATE OR REPLACE FUNCTION microbench_load_table(relation regclass, table_size bigint,
                                       seed bigint DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'microbench_load_table'
@@ -28,7 +33,7 @@ COMMENT ON FUNCTION microbench_load_table(regclass, bigint, bigint) IS
 -- target_schema defaults to the caller's current schema: a default
 -- expression is evaluated in the caller's context, before the function's
 -- own pinned search_path applies.
-CREATE FUNCTION bench_prepare(tables integer DEFAULT 1, table_size bigint DEFAULT 1000000,
+CREATE OR REPLACE FUNCTION bench_prepare(tables integer DEFAULT 1, table_size bigint DEFAULT 1000000,
                               seed bigint DEFAULT NULL,
                               target_schema text DEFAULT current_schema())
 RETURNS TABLE (table_name text, rows_loaded bigint, load_seconds double precision,
@@ -42,6 +47,11 @@ DECLARE
     tbl     text;
     t0      timestamptz;
     t1      timestamptz;
+    -- Locks one table takes until the end of this transaction: the table,
+    -- its TOAST table and index, the id sequence, two indexes and their
+    -- catalog rows (02_prepare.sql checks this figure against pg_locks).
+    locks_per_table constant integer := 14;
+    lock_slots bigint;
 BEGIN
     IF tables IS NULL OR tables < 1 THEN
         RAISE EXCEPTION 'tables must be at least 1, not %', coalesce(tables::text, 'NULL')
@@ -51,6 +61,28 @@ BEGIN
         RAISE EXCEPTION 'table_size must be between 1 and 2147483647, not %',
                         coalesce(table_size::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- All tables are created in one transaction, so their locks add up; the
+    -- shared lock table only promises room for max_locks_per_transaction
+    -- per server process.  Beyond that the load fails part-way (after
+    -- minutes) with "out of shared memory": refuse it before starting.
+    lock_slots := current_setting('max_locks_per_transaction')::bigint
+        * (current_setting('max_connections')::bigint
+           + coalesce(current_setting('autovacuum_worker_slots', true),
+                      current_setting('autovacuum_max_workers'))::bigint + 1
+           + current_setting('max_worker_processes')::bigint
+           + current_setting('max_wal_senders')::bigint
+           + current_setting('max_prepared_transactions')::bigint);
+    IF tables::bigint * locks_per_table > lock_slots THEN
+        RAISE EXCEPTION 'bench_prepare(%) would hold about % locks in one transaction; the lock table has room for %',
+                        tables, tables::bigint * locks_per_table, lock_slots
+            USING ERRCODE = 'program_limit_exceeded',
+                  DETAIL = 'Each table takes about ' || locks_per_table || ' locks until commit; the lock table holds'
+                           || ' max_locks_per_transaction (' || current_setting('max_locks_per_transaction')
+                           || ') per server process and prepared transaction.',
+                  HINT = 'Set max_locks_per_transaction to at least '
+                         || ceil(tables::numeric * locks_per_table * current_setting('max_locks_per_transaction')::numeric / lock_slots)
+                         || ' (restart needed), or prepare fewer tables.';
     END IF;
     IF target IS NULL THEN
         RAISE EXCEPTION 'no schema to create the sbtest tables in'
@@ -72,8 +104,9 @@ BEGIN
         EXECUTE format('CREATE TABLE %I.%I (id serial NOT NULL, k integer NOT NULL DEFAULT 0,'
                        ' c char(120) NOT NULL DEFAULT '''', pad char(60) NOT NULL DEFAULT '''')',
                        target, tbl);
+        -- the loader draws table N's rows from stream N of the seed
         PERFORM @extschema@.microbench_load_table(format('%I.%I', target, tbl)::regclass,
-                                                  table_size, seed + n);
+                                                  table_size, seed);
         t1 := clock_timestamp();
         EXECUTE format('ALTER TABLE %I.%I ADD PRIMARY KEY (id)', target, tbl);
         EXECUTE format('CREATE INDEX %I ON %I.%I (k)', 'k_' || n, target, tbl);
@@ -94,9 +127,9 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench_prepare(integer, bigint, bigint, text) IS
-    'create and load sbtest1..N (WORKLOADS.md data set) in the current schema, then index and analyze them';
+    'create and load sbtest1..N (the data set of docs/workloads.md) in the current schema, then index and analyze them';
 
-CREATE FUNCTION bench_run(workload text,
+CREATE OR REPLACE FUNCTION bench_run(workload text,
                           seconds float8 DEFAULT 60, clients integer DEFAULT 1,
                           warmup float8 DEFAULT 5,
                           range_size integer DEFAULT NULL, tables integer DEFAULT NULL,
@@ -114,7 +147,7 @@ COMMENT ON FUNCTION bench_run(text, float8, integer, float8, integer, integer, t
                               text, text, float8, text[], text, float8, bigint, integer) IS
     'run one microbenchmark with background-worker clients, record it in microbench.runs and return the row';
 
-CREATE FUNCTION bench_workloads()
+CREATE OR REPLACE FUNCTION bench_workloads()
 RETURNS TABLE (name text, grp text, report_order integer, queries_per_event integer,
                description text, in_transaction boolean, default_range integer,
                statements text)
@@ -131,20 +164,23 @@ SELECT pg_catalog.pg_extension_config_dump('microbench.runs_run_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('microbench.datasets', '');
 SELECT pg_catalog.pg_extension_config_dump('microbench.import_queue', '');
 
--- The reports, under the names of DESIGN.md in the extension's schema.
-CREATE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
+-- The reports, under short names in the extension's schema.
+
+-- 0.1 had no confidence and threshold arguments
+DROP FUNCTION IF EXISTS bench_report(text, text, text, text, text);
+CREATE OR REPLACE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
                              phase text DEFAULT 'post', metric text DEFAULT 'qps',
                              confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT microbench.bench_report(base, other, format, phase, metric, confidence, threshold) $$;
 
-CREATE FUNCTION bench_relative(base text, VARIADIC others text[])
+CREATE OR REPLACE FUNCTION bench_relative(base text, VARIADIC others text[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
 
-CREATE FUNCTION bench_relative(base text, others text[], format text,
+CREATE OR REPLACE FUNCTION bench_relative(base text, others text[], format text,
                                phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
 RETURNS text LANGUAGE sql STABLE
@@ -155,16 +191,16 @@ AS $$ SELECT microbench.bench_relative(base, others, format, phase, metric, conf
 
 -- The order itself is microbench.suite_order (20_catalog.sql, generated
 -- from common/mb_suite.c, the list microbench-mysql walks too).
-CREATE FUNCTION bench_suite_plan()
+CREATE OR REPLACE FUNCTION bench_suite_plan()
 RETURNS TABLE (step integer, kind text, workload text, phase text, class text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT o.step, o.kind, o.workload, o.phase, o.class FROM microbench.suite_order o ORDER BY o.step $$;
 
 COMMENT ON FUNCTION bench_suite_plan() IS
-    'the standard suite order of WORKLOADS.md: warm-up, pre reads, writes, maintenance, post reads, delete, insert';
+    'the standard suite order (docs/workloads.md): warm-up, pre reads, writes, maintenance, post reads, delete, insert';
 
-CREATE FUNCTION microbench_vacuum_analyze(tables integer)
+CREATE OR REPLACE FUNCTION microbench_vacuum_analyze(tables integer)
 RETURNS void
 AS 'MODULE_PATHNAME', 'microbench_vacuum_analyze'
 LANGUAGE C VOLATILE STRICT;
@@ -174,7 +210,7 @@ COMMENT ON FUNCTION microbench_vacuum_analyze(integer) IS
 
 -- Check the request, load the tables if asked, and return the schema the
 -- suite runs in: where sbtest1 was found, or where it was just loaded.
-CREATE FUNCTION microbench.suite_start(sbtest1 regclass, current_schema_name text,
+CREATE OR REPLACE FUNCTION microbench.suite_start(sbtest1 regclass, current_schema_name text,
                                        workloads text[], tables integer, table_size bigint)
 RETURNS text
 LANGUAGE plpgsql VOLATILE
@@ -209,7 +245,7 @@ $fn$;
 -- measured like any other but not kept) or the maintenance step.  The
 -- search_path is the pinned one plus the tables' schema, which bench_run and
 -- microbench_vacuum_analyze look the tables up in.
-CREATE FUNCTION microbench.suite_step(n integer, steps integer, kind text, workload text,
+CREATE OR REPLACE FUNCTION microbench.suite_step(n integer, steps integer, kind text, workload text,
                                       phase text, seconds float8, remaining float8,
                                       target text, label text, clients integer,
                                       warmup float8, tables integer,
@@ -260,7 +296,7 @@ $fn$;
 -- and uses no operator that the caller's search_path could redirect.
 -- ignore_errors, ps_mode, rate and reconnect apply to every run, as for
 -- bench_run (docs/run-options.md).
-CREATE PROCEDURE bench_suite(label text DEFAULT NULL,
+CREATE OR REPLACE PROCEDURE bench_suite(label text DEFAULT NULL,
                              read_seconds float8 DEFAULT 60, write_seconds float8 DEFAULT 90,
                              insert_seconds float8 DEFAULT 60,
                              clients integer DEFAULT 1, warmup float8 DEFAULT 5,
@@ -290,7 +326,7 @@ BEGIN
 END
 $proc$;
 
-CREATE FUNCTION microbench.suite_done(started timestamptz)
+CREATE OR REPLACE FUNCTION microbench.suite_done(started timestamptz)
 RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -302,7 +338,7 @@ $fn$;
 
 COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, integer, bigint,
                                  text[], float8, text[], text, float8, integer) IS
-    'the standard suite of WORKLOADS.md, committing after every run';
+    'the standard suite (docs/workloads.md), committing after every run';
 
 -- ---- who may run benchmarks ----------------------------------------------
 --

@@ -26,6 +26,28 @@ is "$(my_value "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA=
 is "$(my_value "SELECT SUM(k BETWEEN 1 AND 5000) FROM sbtest1")" 5000 "k is in [1, table-size]"
 is "$(my_value "SELECT SUM(c REGEXP '^([0-9]{11}-){9}[0-9]{11}\$' AND pad REGEXP '^([0-9]{11}-){4}[0-9]{11}\$') FROM sbtest1")" \
    5000 "c is ten and pad five groups of 11 digits joined by -"
+# One seed, the same rows in every DBMS: bench_prepare with the same seed
+# in Postgres (a scratch database of the results server, when the extension
+# is installed there) must load exactly these rows.
+rows_md5_my() {
+    my_value "SET SESSION group_concat_max_len = 100000000;
+              SELECT MD5(GROUP_CONCAT(CONCAT_WS('|', id, k, c, pad) ORDER BY id SEPARATOR ',')) FROM $1"
+}
+pg_scratch="$MB_RESULTS_DB dbname=microbench_same_rows"
+if [ "$(pg_value "SELECT count(*) FROM pg_available_extensions WHERE name = 'microbench'")" = 1 ]; then
+    psql -X -q -d "$MB_RESULTS_DB" -c "DROP DATABASE IF EXISTS microbench_same_rows" -c "CREATE DATABASE microbench_same_rows" 2>/dev/null
+    psql -X -q -d "$pg_scratch" -c "SET client_min_messages = warning" -c "CREATE EXTENSION microbench" \
+        -c "SELECT count(*) FROM bench_prepare(2, 5000, seed => 3)" >/dev/null
+    for t in sbtest1 sbtest2; do
+        is "$(rows_md5_my "$t")" \
+           "$(psql -X -A -t -q -d "$pg_scratch" -c "SELECT md5(string_agg(concat_ws('|', id, k, c::text, pad::text), ',' ORDER BY id)) FROM $t")" \
+           "--rand-seed=3 loads the same rows into $t as bench_prepare(seed => 3) in Postgres"
+    done
+    psql -X -q -d "$MB_RESULTS_DB" -c "DROP DATABASE microbench_same_rows"
+else
+    echo "ok $((tap_count + 1)) # skip the microbench extension is not installed in the results server's Postgres"
+    tap_count=$((tap_count + 1))
+fi
 my_value "INSERT INTO sbtest1 (k, c, pad) VALUES (1, 'x', 'y')"
 is "$(my_value "SELECT MAX(id) FROM sbtest1")" 5001 "AUTO_INCREMENT continues after the load"
 mbm --tables=2 --table-size=5000 --rand-seed=3 prepare >/dev/null

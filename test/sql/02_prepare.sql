@@ -1,7 +1,7 @@
 -- 02_prepare.sql — bench_prepare creates and loads the data set exactly as
 -- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
-SELECT plan(14);
+SELECT plan(16);
 
 CREATE SCHEMA prep;
 SET LOCAL search_path = prep, public;
@@ -29,6 +29,21 @@ SELECT is((SELECT max(id) FROM prep.sbtest1), 5001, 'the id sequence continues a
 
 SELECT * FROM bench_prepare(1, 100, seed => 1);
 SELECT tables_are('prep', ARRAY['sbtest1'], 'preparing fewer tables drops the extra ones');
+
+-- a seed fixes the rows: again in a new table (new OID), and table N draws
+-- from its own stream (microbench-mysql prepare draws the same rows)
+CREATE FUNCTION pg_temp.rows_md5(t regclass) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE h text;
+BEGIN
+    EXECUTE format('SELECT md5(string_agg(concat_ws(''|'', id, k, c, pad), '','' ORDER BY id)) FROM %s', t) INTO h;
+    RETURN h;
+END $$;
+CREATE TEMP TABLE first_load AS SELECT pg_temp.rows_md5('prep.sbtest1') AS h;
+SELECT * FROM bench_prepare(2, 100, seed => 1);
+SELECT is(pg_temp.rows_md5('prep.sbtest1'), (SELECT h FROM first_load),
+          'the same seed loads the same rows again');
+SELECT isnt(pg_temp.rows_md5('prep.sbtest2'), pg_temp.rows_md5('prep.sbtest1'),
+            '... and each table its own rows');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,7 +1,7 @@
 -- 08_bad_input.sql — bad requests fail before anything runs, with a fitting
 -- SQLSTATE and a message (and hint) that says what to do.
 BEGIN;
-SELECT plan(24);
+SELECT plan(27);
 
 SELECT throws_ok($$SELECT bench_run('no-such-workload', seconds => 1)$$, '22023',
                  'unknown workload "no-such-workload"', 'unknown workload');
@@ -32,6 +32,13 @@ SELECT throws_ok($$SELECT bench_run('point-query', seconds => 1, tables => 99)$$
 SELECT throws_ok($$SELECT * FROM bench_prepare(0, 100)$$, '22023', NULL, 'bench_prepare with 0 tables');
 SELECT throws_ok($$SELECT * FROM bench_prepare(1, -100)$$, '22023', NULL, 'bench_prepare with negative rows');
 SELECT throws_ok($$SELECT * FROM bench_prepare(NULL, 100)$$, '22023', NULL, 'bench_prepare with NULL tables');
+-- more tables than one transaction can lock: refused before the first one
+-- is created, not thousands of tables later with "out of shared memory"
+SELECT throws_like($$SELECT * FROM bench_prepare(100000, 10)$$,
+                   'bench_prepare(100000) would hold about 1400000 locks in one transaction; the lock table has room for %',
+                   'bench_prepare(100000, 10) is refused up front: the lock table is too small');
+SELECT throws_ok($$SELECT * FROM bench_prepare(100000, 10)$$, '54000', NULL,
+                 '... as program_limit_exceeded (54000)');
 
 -- no sbtest tables on the search path: the error says to run bench_prepare
 -- (the search path is set inside each statement: the error rolls it back,
@@ -49,6 +56,9 @@ EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
     RETURN h;
 END $$;
+SELECT matches(pg_temp.hint_of($$SELECT * FROM bench_prepare(100000, 10)$$),
+               '^Set max_locks_per_transaction to at least [0-9]+ \(restart needed\), or prepare fewer tables\.$',
+               '... with a hint that names the setting and the value it needs');
 SELECT matches(pg_temp.hint_of($$SET LOCAL search_path = empty_schema; SELECT public.bench_run('point-query', seconds => 1)$$),
                'bench_prepare', 'the missing-tables hint says to run bench_prepare');
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# test/pg/upgrade.t — version 0.1 updated to 0.2 is version 0.2.
+#
+# Creates one database with the frozen 0.1 script and one with a fresh 0.2,
+# records a result under 0.1, runs ALTER EXTENSION microbench UPDATE, and
+# compares every extension object of the two databases (functions with
+# signatures, results, attributes, bodies and grants; tables with columns,
+# constraints and indexes; views; comments: test/pg/extension_objects.sql).
+# Under 0.1 the 0.2 library must refuse to run, saying how to update; after
+# the update the old result must still be there and a run must work.
+#
+# Run by test/run_pg_tests.sh and make installcheck; needs PGHOST, PGPORT,
+# PGUSER of a server with microbench 0.1 and 0.2 scripts installed and a
+# role that may create databases.
+set -u
+. "$(dirname "$0")/../tap.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+old_db=microbench_upgrade_from_01
+new_db=microbench_upgrade_fresh_02
+cleanup() { dropdb --if-exists "$old_db" 2>/dev/null; dropdb --if-exists "$new_db" 2>/dev/null; }
+trap cleanup EXIT
+cleanup
+createdb "$old_db" && createdb "$new_db" || { echo "Bail out! cannot create the test databases"; exit 1; }
+
+q() {   # q DB SQL: one value, errors to stdout so that checks can see them
+    psql -X -A -t -q -d "$1" -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "$2" 2>&1
+}
+objects() { psql -X -A -t -q -d "$1" -v ON_ERROR_STOP=1 -f "$here/extension_objects.sql"; }
+
+q "$old_db" "CREATE EXTENSION microbench VERSION '0.1'" >/dev/null
+q "$new_db" "CREATE EXTENSION microbench" >/dev/null
+is "$(q "$old_db" "SELECT extversion FROM pg_extension WHERE extname = 'microbench'")" 0.1 \
+    "CREATE EXTENSION ... VERSION '0.1' installs the frozen 0.1 script"
+is "$(q "$new_db" "SELECT extversion FROM pg_extension WHERE extname = 'microbench'")" 0.2 \
+    "a plain CREATE EXTENSION installs 0.2"
+
+objects "$old_db" >"${TMPDIR:-/tmp}/mb_upgrade_old.$$"
+objects "$new_db" >"${TMPDIR:-/tmp}/mb_upgrade_new.$$"
+old_objects="${TMPDIR:-/tmp}/mb_upgrade_old.$$"
+new_objects="${TMPDIR:-/tmp}/mb_upgrade_new.$$"
+trap 'cleanup; rm -f "$old_objects" "$new_objects"' EXIT
+ok "$([ "$(wc -l <"$new_objects")" -gt 200 ] && echo 0 || echo 1)" \
+    "the object list of 0.2 is complete ($(wc -l <"$new_objects") lines)"
+ok "$(cmp -s "$old_objects" "$new_objects" && echo 1 || echo 0)" \
+    "0.1 and 0.2 differ before the update (the comparison can see a difference)"
+
+# the 0.2 library under the 0.1 definitions: refused, with the way out
+for call in "SELECT count(*) FROM bench_workloads()" \
+            "SELECT bench_run('point-query', seconds => 0.1)" \
+            "SELECT count(*) FROM bench_suite_plan()" \
+            "SELECT count(*) FROM bench_prepare(1, 10)"; do
+    out=$(q "$old_db" "$call")
+    ok "$(case "$out" in *"SQL definitions are version 0.1, but its library is version 0.2"*"ALTER EXTENSION microbench UPDATE"*) echo 0 ;; *) echo 1 ;; esac)" \
+        "under 0.1: $call is refused with the update hint"
+done
+is "$(psql -X -q -d "$old_db" -v VERBOSITY=verbose -c "SELECT count(*) FROM bench_workloads()" 2>&1 \
+      | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\):.*/\1/p')" 55000 \
+    "the refusal's SQLSTATE is 55000 (object not in prerequisite state)"
+
+# a result recorded under 0.1 must survive the update
+q "$old_db" "INSERT INTO microbench.runs (dbms, version, workload, phase, label, seconds, warmup,
+                 clients, tables, table_size, rand_type, started_at, ended_at, elapsed_seconds,
+                 events, queries, tps, qps)
+             VALUES ('postgres', '15', 'point-query', 'post', 'kept', 1, 0, 1, 1, 100, 'uniform',
+                     now() - interval '1 s', now(), 1, 1000, 3000, 1000, 3000)" >/dev/null
+q "$old_db" "INSERT INTO microbench.datasets (schema_name, tables, table_size) VALUES ('kept', 1, 100)" >/dev/null
+
+out=$(q "$old_db" "ALTER EXTENSION microbench UPDATE")
+is "$out" "" "ALTER EXTENSION microbench UPDATE from 0.1 succeeds"
+is "$(q "$old_db" "SELECT extversion FROM pg_extension WHERE extname = 'microbench'")" 0.2 \
+    "the updated extension is 0.2"
+objects "$old_db" >"$old_objects"
+if cmp -s "$old_objects" "$new_objects"; then
+    ok 0 "0.1 updated to 0.2 has exactly the objects of a fresh 0.2"
+else
+    ok 1 "0.1 updated to 0.2 has exactly the objects of a fresh 0.2"
+    diff "$old_objects" "$new_objects" | sed 's/^/#   /' | cut -c1-200
+fi
+is "$(q "$old_db" "SELECT label || ' ' || qps || ' ' || (qps_per_second IS NULL) FROM microbench.runs")" \
+    "kept 3000 true" "the result recorded under 0.1 is still there, with the new columns empty"
+is "$(q "$old_db" "SELECT runs || ' ' || median_qps FROM microbench.label_stats WHERE label = 'kept'")" \
+    "1 3000" "the reports read it"
+is "$(q "$old_db" "SELECT tables || ' ' || table_size FROM microbench.datasets WHERE schema_name = 'kept'")" \
+    "1 100" "the datasets recorded under 0.1 are still there"
+is "$(q "$old_db" "SELECT count(*) FROM microbench.workloads")" 32 "the catalog has the 32 workloads once"
+
+q "$old_db" "SELECT count(*) FROM bench_prepare(1, 1000, seed => 1)" >/dev/null
+is "$(q "$old_db" "SELECT workload || ' ' || (events > 0) FROM bench_run('point-query', seconds => 0.3, warmup => 0, label => 'after-update')")" \
+    "point-query true" "after the update a run works"
+
+done_testing
