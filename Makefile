@@ -4,7 +4,12 @@
 #   make install    install the extension into the Postgres of pg_config, and
 #                   microbench-mysql and microbench-compare into PREFIX/bin
 #   make test       unit tests, pgTAP tests on a throwaway cluster, the
-#                   client's tests on a throwaway MariaDB, microbench-compare's
+#                   client's tests on a throwaway MariaDB, microbench-compare's,
+#                   the release tarball's; runs every suite, then fails with
+#                   a summary of those that failed
+#   make installcheck  the Postgres tests against the server PGHOST, PGPORT
+#                   and PGUSER name (extension installed there already)
+#   make dist       microbench-VERSION.tar.gz of the committed tree (HEAD)
 #   make demo       install what is missing, build, start a throwaway Postgres
 #                   and MariaDB, run the suite under two labels, print the report
 #   make bench      the benchmark script (ratios against peers)
@@ -14,7 +19,11 @@ PG_CONFIG ?= pg_config
 export PG_CONFIG
 PREFIX ?= /usr/local
 
-.PHONY: all install test unit-test pg-test mysql-test compare-test demo bench deps clean
+.PHONY: all install test unit-test pg-test mysql-test compare-test dist-test installcheck dist \
+	demo bench deps clean
+
+# the release version, as PGXN sees it
+VERSION = $(shell sed -n 's/^   "version": "\(.*\)",/\1/p' META.json)
 
 all:
 	$(MAKE) -C extension
@@ -40,11 +49,19 @@ mysql-test: all
 compare-test: install
 	test/run_compare_tests.sh
 
+dist-test:
+	test/dist_test.sh
+
 test: deps
-	$(MAKE) unit-test
-	$(MAKE) pg-test
-	$(MAKE) mysql-test
-	$(MAKE) compare-test
+	test/run_suites.sh unit-test pg-test mysql-test compare-test dist-test
+
+installcheck:
+	MB_TEST_EXISTING_SERVER=1 test/pg_suite.sh
+
+DIST_DIR ?= .
+dist:
+	git archive --format=tar.gz --prefix=microbench-$(VERSION)/ -o $(DIST_DIR)/microbench-$(VERSION).tar.gz HEAD
+	@echo "written: $(DIST_DIR)/microbench-$(VERSION).tar.gz"
 
 deps:
 	test/install_deps.sh
@@ -62,4 +79,4 @@ clean:
 	$(MAKE) -C mysql_client clean
 	$(MAKE) -C results_schema clean
 	$(MAKE) -C test/unit clean
-	rm -f common/*.o
+	rm -f common/*.o microbench-*.tar.gz

@@ -19,8 +19,8 @@ SELECT is((SELECT string_agg(name, ', ') FROM r
               OR abs(tps - events / elapsed_seconds) > 1e-6 * tps), NULL,
           'qps and tps are the counts over the measured seconds');
 SELECT is((SELECT string_agg(name, ', ') FROM r
-           WHERE elapsed_seconds NOT BETWEEN 0.7 AND 5), NULL,
-          'the measured window lasts the requested time (plus the last event)');
+           WHERE elapsed_seconds NOT BETWEEN 0.7 AND 30), NULL,
+          'the measured window lasts at least the requested time (plus the last event; 30 s is a ceiling for a busy machine)');
 SELECT is((SELECT string_agg(name, ', ') FROM r
            WHERE NOT (lat_avg_ms > 0 AND lat_avg_ms <= lat_max_ms AND lat_p95_ms <= lat_p99_ms
                       AND lat_p99_ms <= lat_max_ms)), NULL,

@@ -1,9 +1,12 @@
 -- 13_blocked.sql — the caller's own transaction must never leave the clients
 -- waiting forever: bench_run in the transaction that loaded the tables, or
 -- while the caller holds a lock the clients need, fails fast with a hint.
+-- The runs are asked for 120 s: failing well before that (a generous
+-- ceiling of 60 s, for a busy machine) can only be the detection.  No check
+-- here says "no result row": each attempt's own rollback would discard one.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(10);
+SELECT plan(9);
 
 -- Run a statement; return what it raised and how long it took.
 CREATE FUNCTION pg_temp.attempt(sql text, OUT code text, OUT message text,
@@ -21,12 +24,12 @@ BEGIN
     seconds := extract(epoch FROM clock_timestamp() - t0);
 END $$;
 
--- Benchmark workers still alive after up to two seconds.
+-- Benchmark workers still alive after up to 30 seconds.
 CREATE FUNCTION pg_temp.workers_left() RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     n bigint;
 BEGIN
-    FOR i IN 1..40 LOOP
+    FOR i IN 1..600 LOOP
         PERFORM pg_stat_clear_snapshot();
         SELECT count(*) INTO n FROM pg_stat_activity WHERE backend_type = 'microbench';
         EXIT WHEN n = 0;
@@ -39,15 +42,15 @@ CREATE TEMP TABLE outcome AS
 SELECT 'prepare' AS name, * FROM pg_temp.attempt(
     $$CREATE SCHEMA fresh; SET LOCAL search_path = fresh;
       SELECT * FROM public.bench_prepare(1, 1000);
-      SELECT public.bench_run('point-query', seconds => 5, warmup => 0)$$)
+      SELECT public.bench_run('point-query', seconds => 120, warmup => 0)$$)
 UNION ALL
 SELECT 'table lock', * FROM pg_temp.attempt(
     $$LOCK TABLE public.sbtest1 IN ACCESS EXCLUSIVE MODE;
-      SELECT bench_run('point-query', seconds => 5, warmup => 0)$$)
+      SELECT bench_run('point-query', seconds => 120, warmup => 0)$$)
 UNION ALL
 SELECT 'row lock', * FROM pg_temp.attempt(
     $$SELECT id FROM public.sbtest1 FOR UPDATE;
-      SELECT bench_run('update-index', seconds => 5, warmup => 0)$$);
+      SELECT bench_run('update-index', seconds => 120, warmup => 0)$$);
 
 SELECT is(code, '55000', 'bench_run after an uncommitted bench_prepare: 55000')
 FROM outcome WHERE name = 'prepare';
@@ -57,16 +60,14 @@ SELECT is(code || ': ' || message,
           '55P03: benchmark client 1 is waiting for a lock held by this transaction',
           'bench_run while holding LOCK TABLE: 55P03, says which client waits on what')
 FROM outcome WHERE name = 'table lock';
-SELECT ok(seconds < 2, format('... within 2 s (%s s)', round(seconds::numeric, 2)))
+SELECT ok(seconds < 60, format('... long before the run would end (after %s s)', round(seconds::numeric, 2)))
 FROM outcome WHERE name = 'table lock';
 SELECT matches(hint, 'Commit or roll back', '... with a hint to commit first')
 FROM outcome WHERE name = 'table lock';
 SELECT is(code, '55P03', 'bench_run while holding row locks the clients update: 55P03')
 FROM outcome WHERE name = 'row lock';
-SELECT ok(seconds < 2, format('... within 2 s (%s s)', round(seconds::numeric, 2)))
+SELECT ok(seconds < 60, format('... long before the run would end (after %s s)', round(seconds::numeric, 2)))
 FROM outcome WHERE name = 'row lock';
-SELECT is((SELECT count(*) FROM microbench.runs r WHERE r.started_at >= now()), 0::bigint,
-          'none of these wrote a result row');
 SELECT is(pg_temp.workers_left(), 0::bigint, 'no worker is left behind');
 
 -- locks on rows the clients never touch do not stop a run

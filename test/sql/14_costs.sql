@@ -11,6 +11,9 @@ SELECT plan(28);
 
 CREATE TEMP TABLE r AS
 SELECT * FROM bench_run('point-query', seconds => 1, warmup => 0.2, label => 'cost-read', tables => 1);
+-- earlier files may have left the pages update-index touches dirty: after a
+-- checkpoint it must dirty them again
+CHECKPOINT;
 INSERT INTO r SELECT * FROM bench_run('update-index', seconds => 1, warmup => 0.2, label => 'cost-write', tables => 1);
 INSERT INTO r SELECT * FROM bench_run('point-query', seconds => 0.5, warmup => 0, clients => 2,
                                       label => 'cost-two', tables => 1);
@@ -23,8 +26,11 @@ FROM c WHERE label = 'cost-read';
 SELECT ok(r.cpu_user_seconds + r.cpu_system_seconds <= r.elapsed_seconds * r.clients * 1.05 + 0.02,
           'point-query: the workers'' CPU fits in the window (no more than clients x elapsed)')
 FROM r WHERE label = 'cost-read';
-SELECT ok(cpu_user_seconds + cpu_system_seconds > 0.3 * elapsed_seconds,
-          'point-query: one busy client uses most of a CPU over the window')
+-- a floor from the work, not from the machine's speed: no query costs less
+-- than a microsecond of CPU, however busy the host
+SELECT ok(cpu_user_seconds + cpu_system_seconds >= queries * 1e-6,
+          format('point-query: the client''s CPU is counted (%s s for %s queries)',
+                 round((cpu_user_seconds + cpu_system_seconds)::numeric, 3), queries))
 FROM r WHERE label = 'cost-read';
 SELECT ok(voluntary_cs IS NOT NULL AND involuntary_cs IS NOT NULL AND voluntary_cs >= 0,
           'context switches are counted')
@@ -42,10 +48,13 @@ SELECT ok(buffer_hits_per_query >= 2, format('point-query: %s buffer hits per qu
 FROM c WHERE label = 'cost-read';
 SELECT ok(shared_blks_dirtied > 0, 'update-index dirties buffers')
 FROM r WHERE label = 'cost-write';
-SELECT ok(cpu_user_seconds + cpu_system_seconds > 1.05 * elapsed_seconds,
-          format('two busy clients on %s CPUs: their CPU is summed (%s s over a %s s window)', cpu_cores,
-                 round((cpu_user_seconds + cpu_system_seconds)::numeric, 2), round(elapsed_seconds::numeric, 2)))
-FROM r WHERE label = 'cost-two';
+-- Summed over clients, the CPU per query of two clients is about that of
+-- one; counting only one client would halve it.  Per query, CPU time does
+-- not depend on how many CPUs are free, so this holds on one busy CPU too.
+SELECT ok(two.cpu_us_per_query > 0.6 * one.cpu_us_per_query,
+          format('two clients: the CPU of both is summed (%s us per query, one client %s us)',
+                 round(two.cpu_us_per_query::numeric, 2), round(one.cpu_us_per_query::numeric, 2)))
+FROM c AS two, c AS one WHERE two.label = 'cost-two' AND one.label = 'cost-read';
 
 -- ---- per query is total over queries ------------------------------------------
 SELECT is(round((c.cpu_us_per_query)::numeric, 6),

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../common/mb_canary.h"
 #include "../../common/mb_catalog.h"
@@ -707,15 +708,22 @@ test_costs(void)
 	mb_host_cpu_take(&ca);
 	for (i = 0; i < 30000000; i++)
 		x = x * 1.0000001 + 1e-9;
+	/* sleeping gives the CPU up: at least one voluntary switch, here and host-wide */
+	usleep(2000);
 	mb_rusage_take(&b, true);
 	mb_host_cpu_take(&cb);
 	mb_rusage_delta(&d, &b, &a);
 	mb_host_cpu_delta(&cd, &cb, &ca);
 	CHECK(d.user_us + d.system_us > 0, "costs: a busy loop shows in the thread's CPU (%lld us)",
 		  (long long) (d.user_us + d.system_us));
-	CHECK(d.voluntary_cs >= 0 && d.involuntary_cs >= 0, "costs: context switches never go backwards");
-	CHECK(cd.valid && cd.user_us + cd.system_us > 0 && cd.context_switches >= 0,
-		  "costs: /proc/stat gives host CPU time and context switches");
+	CHECK(d.voluntary_cs >= 1 && d.voluntary_cs == b.voluntary_cs - a.voluntary_cs &&
+		  d.involuntary_cs == b.involuntary_cs - a.involuntary_cs,
+		  "costs: a sleep shows as a voluntary context switch of the thread (%lld voluntary, %lld involuntary)",
+		  (long long) d.voluntary_cs, (long long) d.involuntary_cs);
+	CHECK(cd.valid && cd.user_us + cd.system_us > 0 && cd.context_switches >= 1 &&
+		  cd.context_switches == cb.context_switches - ca.context_switches,
+		  "costs: /proc/stat gives host CPU time and context switches (%lld switches)",
+		  (long long) cd.context_switches);
 
 	CHECK(mb_hw_delta(&full, &start, &instructions, &cycles, note, sizeof(note)) &&
 		  instructions == 4000 && cycles == 4000,
