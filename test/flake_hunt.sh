@@ -39,7 +39,7 @@ for kind in quiet hogged; do
         t0=$(date +%s)
         if make test >"$logdir/run-$run.log" 2>&1; then result=passed; else result=FAILED; failed=$((failed + 1)); fi
         stop_hogs
-        printf '%-4s %-7s %-7s %.1f\n' "$run" "$kind" "$result" "$(echo "($(date +%s) - $t0) / 60" | bc -l)" \
+        printf "%-4s %-7s %-7s %s\n" "$run" "$kind" "$result" "$(awk "BEGIN { printf \"%.1f\", ($(date +%s) - $t0) / 60 }")" \
             | tee -a "$logdir/summary.txt"
         if [ "$result" = FAILED ]; then
             grep -E '^(not ok|Failed|failed:|.*FAILED)' "$logdir/run-$run.log" | head -20 | sed 's/^/    /'

@@ -1,7 +1,8 @@
 -- 02_prepare.sql — bench_prepare creates and loads the data set exactly as
 -- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
-SELECT plan(16);
+SET client_min_messages = warning;
+SELECT plan(17);
 
 CREATE SCHEMA prep;
 SET LOCAL search_path = prep, public;
@@ -44,6 +45,15 @@ SELECT is(pg_temp.rows_md5('prep.sbtest1'), (SELECT h FROM first_load),
           'the same seed loads the same rows again');
 SELECT isnt(pg_temp.rows_md5('prep.sbtest2'), pg_temp.rows_md5('prep.sbtest1'),
             '... and each table its own rows');
+
+-- bench_prepare refuses up front what the lock table cannot hold, counting
+-- 14 locks per table: no more than that may be taken (on any version)
+CREATE SCHEMA prep_locks;
+CREATE TEMP TABLE locks_before AS SELECT count(*) AS n FROM pg_locks WHERE pid = pg_backend_pid();
+SELECT count(*) FROM bench_prepare(3, 10, target_schema => 'prep_locks');
+SELECT cmp_ok((SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()) - (SELECT n FROM locks_before), '<=', 3 * 14 + 4::bigint,
+              format('three tables take no more than 14 locks each, and the call itself a few (%s in all)',
+                     (SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()) - (SELECT n FROM locks_before)));
 
 SELECT * FROM finish();
 ROLLBACK;
