@@ -1,5 +1,5 @@
 -- 10_reports.sql — report math and layout against hand-computed rows:
--- ratios of geometric means, the seed's text layout, missing cells as "-",
+-- ratios of geometric means, the classic sysbench table's text layout, missing cells as "-",
 -- cells that are not a significant difference marked, the legend, markdown,
 -- CSV, series.  16_verdicts.sql tests the statistics behind the marks.
 BEGIN;
@@ -14,7 +14,7 @@ LANGUAGE sql AS $$
             1, 1, qps, qps)
 $$;
 
--- one run per side: the seed's layout exactly
+-- one run per side: the classic layout exactly
 SELECT pg_temp.run('postgres', 'clang', 'point-query', 200);
 SELECT pg_temp.run('postgres', 'gcc', 'point-query', 204);
 SELECT pg_temp.run('postgres', 'clang', 'hot-points', 100);
