@@ -14,7 +14,7 @@
 # rows, for one); each of DEMO_REPEATS passes starts fresh too.  Three
 # passes give every cell three runs a side, the fewest from which the
 # report can call a difference without leaning on the samples inside runs.  Then prints bench_report('durable', 'relaxed') —
-# the seed's layout, with pg and ma columns, ~ on every cell that is not a
+# the classic sysbench table's layout, with pg and ma columns, ~ on every cell that is not a
 # significant difference, and a warning line for anything that could make
 # a ratio wrong — and writes the SVG and markdown reports.  Stops both
 # servers.  DEMO_SECONDS (per benchmark), DEMO_REPEATS and DEMO_ROWS make it

@@ -38,7 +38,7 @@ pg      my
 -- pg: Postgres, my: MySQL
 -- cells: QPS(gcc) / QPS(clang), from the geometric mean of each label''s runs; - means no data
 -- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
-    'two labels, one run each: the seed layout, ratios gcc/clang, - where a side is missing, ~ as one run a side cannot tell, and a legend');
+    'two labels, one run each: the classic layout, ratios gcc/clang, - where a side is missing, ~ as one run a side cannot tell, and a legend');
 
 SELECT is(bench_report('clang', 'gcc', 'csv'),
 'group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,my,my_ci_low,my_ci_high,my_significant
