@@ -73,6 +73,9 @@ tar -C "$repo" --exclude=.git --exclude-vcs-ignores --exclude=__pycache__ -cf - 
 export PATH=$bindir:$PATH PG_CONFIG=$pg_config
 export MB_TEST_PORT=${MB_TEST_PORT:-5521}
 echo "$me: $version at $prefix, building in $work" >&2
+# a cached installation keeps what an earlier tree installed: without this,
+# a script since removed from the tree would still be found
+rm -f "$sharedir"/extension/microbench[-.]* "$pkglibdir"/microbench.so
 # only the extension: the top-level install would also put microbench-compare
 # into /usr/local/bin, pointing at this temporary copy
 make -s -C "$work/extension" install >"$work/build.log" 2>&1 \

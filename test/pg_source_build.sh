@@ -54,6 +54,7 @@ apt_update() {
 # --no-release-info: the suites as the sources files name them, known
 # before any apt-get update has fetched their Release files
 src_targets() {
+    # shellcheck disable=SC2016  # $(...) is apt's format syntax, not the shell's
     apt-get indextargets --no-release-info --format '$(RELEASE) $(FILENAME)' 'Created-By: Sources'
 }
 
@@ -67,7 +68,7 @@ ensure_sources() {
         grep -qxF "$s" <<<"$have" || missing+=("$s")
     done
     [ ${#missing[@]} -gt 0 ] || return 0
-    missing=($(printf '%s\n' "${missing[@]}" | sort -u))
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
     say "adding deb-src for ${missing[*]} in $file"
     {
         [ -s "$file" ] && echo
@@ -184,8 +185,9 @@ fi
 # 50-per-version-dirs patch hard-codes pkglibdir to /usr/lib/postgresql/N/lib,
 # which would put this build's modules outside the prefix and share them
 # with every other build of the same major.
-orig=$(ls "$work/src/${pkg}_${upstream}".orig.tar.* 2>/dev/null | head -n 1)
-[ -n "$orig" ] || die "no upstream tarball ${pkg}_${upstream}.orig.tar.* in $work/src"
+origs=("$work/src/${pkg}_${upstream}".orig.tar.*)
+orig=${origs[0]}
+[ -f "$orig" ] || die "no upstream tarball ${pkg}_${upstream}.orig.tar.* in $work/src"
 step unpack tar -C "$work/src" -xf "$orig"
 srcdir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name "postgresql-*" | head -n 1)
 [ -f "$srcdir/configure" ] || die "no configure in the unpacked $orig"
@@ -196,15 +198,15 @@ step make make -j"$(nproc)" -s
 step install make -s install
 step pg_stat_statements make -s -C contrib/pg_stat_statements install
 
-# pgTAP is SQL only and generated without any version-specific patch for
-# Postgres 9.6 and later, so bookworm's files for 15 serve 17 and 18 as well
+# pgTAP is SQL only, and its build patches the script only for Postgres 9.6
+# and older: bookworm's files for 15 serve 17 and 18 unchanged
 sharedir=$("$prefix/bin/pg_config" --sharedir)
 pgtap_files=(/usr/share/postgresql/15/extension/pgtap*)
 [ -f /usr/share/postgresql/15/extension/pgtap.control ] \
     || die "no pgtap in /usr/share/postgresql/15/extension (package postgresql-15-pgtap)"
 install -m 644 "${pgtap_files[@]}" "$sharedir/extension/"
 
-"$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major[^0-9]" \
+"$prefix/bin/pg_config" --version | grep -q "^PostgreSQL ${major}[^0-9]" \
     || die "$prefix/bin/pg_config says $("$prefix/bin/pg_config" --version), not $major"
 chmod -R go+rX "$prefix"
 echo "$pkg $version from $suite, built $(date -u +%FT%TZ)" >"$stamp"
