@@ -18,6 +18,12 @@ refused 'not a Postgres installation' "a path that is not a Postgres installatio
 refused 'label "a" is used twice for postgres' "a label used twice" --pg a="$PG_PREFIX" --pg a="$PG_PREFIX"
 refused "--rounds must be a whole number of at least 1" "--rounds 0" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 0
 refused 'has nothing to be compared with' "a single build" --pg a="$PG_PREFIX"
+# a second "build" whose programs are the first's: its own bin directory,
+# but the same module directory (as Debian's patched source tree gives)
+mkdir -p "$scratch/twin/bin"
+for p in pg_config postgres initdb pg_ctl psql; do ln -s "$PG_PREFIX/bin/$p" "$scratch/twin/bin/$p"; done
+refused 'different builds that share their pkglibdir' "two builds that would load the same modules" \
+    --pg a="$PG_PREFIX" --pg b="$scratch/twin"
 refused 'no build is labelled "c"' "--set for a label no build has" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set c:jit=off
 refused 'no mariadb build is labelled "b"' "--set mariadb/b: when only Postgres builds are labelled b" \
     --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set mariadb/b:innodb_flush_log_at_trx_commit=2
