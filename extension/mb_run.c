@@ -472,12 +472,27 @@ start_worker(mb_run *run, int i)
 	snprintf(name, sizeof(name), "microbench client %d", i + 1);
 	handle = mb_register_worker("mb_worker_main", name, run->seg, i);
 	if (handle == NULL)
+	{
+		int			w;
+
+		/*
+		 * The clients already started stop before the error is raised, not
+		 * merely told to: nothing of a run that failed to start may outlive
+		 * the call.  (The detach callback only terminates: during error
+		 * recovery it cannot wait.)
+		 */
+		pg_atomic_write_u32(&run->shared->phase, MB_PHASE_ABORT);
+		for (w = 0; w < run->started; w++)
+			TerminateBackgroundWorker(run->handles[w]);
+		for (w = 0; w < run->started; w++)
+			WaitForBackgroundWorkerShutdown(run->handles[w]);
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start benchmark client %d of %d", i + 1, run->shared->clients),
 				 errdetail("All background worker slots are in use (max_worker_processes = %d).",
 						   max_worker_processes),
 				 errhint("Raise max_worker_processes (restart needed) or use fewer clients.")));
+	}
 	if (run->handles[i] != NULL)
 		pfree(run->handles[i]);
 	run->handles[i] = handle;
