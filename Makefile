@@ -1,10 +1,13 @@
 # Makefile — microbench: build, install, test and demo.
 #
-#   make            build the extension and the MySQL/MariaDB client
+#   make            build the extension and the client (MySQL, MariaDB and
+#                   Postgres over the wire)
 #   make install    install the extension into the Postgres of pg_config, and
-#                   microbench-mysql and microbench-compare into PREFIX/bin
+#                   microbench (also as microbench-mysql) and
+#                   microbench-compare into PREFIX/bin
 #   make test       unit tests, pgTAP tests on a throwaway cluster, the
-#                   client's tests on a throwaway MariaDB, microbench-compare's,
+#                   client's tests on a throwaway MariaDB and (driver pgsql)
+#                   on a throwaway Postgres, microbench-compare's,
 #                   the release tarball's; runs every suite, then fails with
 #                   a summary of those that failed
 #   make installcheck  the Postgres tests against the server PGHOST, PGPORT
@@ -19,7 +22,7 @@ PG_CONFIG ?= pg_config
 export PG_CONFIG
 PREFIX ?= /usr/local
 
-.PHONY: all install test unit-test pg-test mysql-test compare-test dist-test installcheck dist \
+.PHONY: all install test unit-test pg-test mysql-test pgsql-test compare-test dist-test installcheck dist \
 	demo bench deps clean
 
 # the release version, as PGXN sees it
@@ -32,7 +35,8 @@ all:
 install: all
 	$(MAKE) -C extension install
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 mysql_client/microbench-mysql $(DESTDIR)$(PREFIX)/bin/microbench-mysql
+	install -m 755 mysql_client/microbench $(DESTDIR)$(PREFIX)/bin/microbench
+	ln -sf microbench $(DESTDIR)$(PREFIX)/bin/microbench-mysql
 	sed 's|@MICROBENCH_SRC@|$(CURDIR)|' compare/microbench-compare >$(DESTDIR)$(PREFIX)/bin/microbench-compare
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/microbench-compare
 
@@ -46,6 +50,9 @@ pg-test: install
 mysql-test: all
 	test/run_mysql_tests.sh
 
+pgsql-test: install
+	test/run_pgsql_tests.sh
+
 compare-test: install
 	test/run_compare_tests.sh
 
@@ -53,7 +60,7 @@ dist-test:
 	test/dist_test.sh
 
 test: deps
-	test/run_suites.sh unit-test pg-test mysql-test compare-test dist-test
+	test/run_suites.sh unit-test pg-test mysql-test pgsql-test compare-test dist-test
 
 installcheck:
 	MB_TEST_EXISTING_SERVER=1 test/pg_suite.sh

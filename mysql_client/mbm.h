@@ -1,18 +1,22 @@
 /*
- * mbm.h — shared declarations of microbench-mysql, the MySQL/MariaDB driver.
+ * mbm.h — shared declarations of microbench, the client that runs the
+ * catalog over a client connection: against MySQL and MariaDB (driver
+ * mysql) and against Postgres (driver pgsql, libpq).
  *
- * The client runs the catalog of common/ against MySQL or MariaDB with the
- * same statements, values, transaction boundaries and counting as the
- * Postgres extension, and records its runs in the same results schema.
- * Modules: mbm_main.c (command line), mbm_mysql.c (the DBMS driver: connect,
- * prepare, bind, execute), mbm_prepare.c (prepare/cleanup), mbm_run.c
- * (clients, phases, progress, summary), mbm_suite.c (the standard suite),
- * mbm_results.c (results database or JSON-lines file), mbm_load.c (results
- * files into the results database), mbm_stop.c (SIGINT, SIGTERM and
- * stopping busy threads), mbm_cost.c (what a run cost: server status
- * deltas, host CPU and disk).  How a run is driven beyond that
- * (ignored errors, statement mode, rate, event limit, reconnects) is the
- * same as the extension's: docs/run-options.md.
+ * The client runs the catalog of common/ with the same statements, values,
+ * transaction boundaries and counting as the Postgres extension, and
+ * records its runs in the same results schema.  Modules: mbm_main.c
+ * (command line), mbm_driver.h (what a driver does), mbm_mysql.c and
+ * mbm_prepare.c (the mysql driver and its prepare, cleanup and maintain),
+ * mbm_pgsql.c and mbm_pg_prepare.c (the pgsql driver and its commands),
+ * mbm_run.c (clients, phases, progress, summary: one run loop for every
+ * driver), mbm_suite.c (the standard suite), mbm_results.c (results
+ * database or JSON-lines file), mbm_load.c (results files into the results
+ * database), mbm_stop.c (SIGINT, SIGTERM and stopping busy threads),
+ * mbm_cost.c (what a run cost: server counter deltas, host CPU and disk).
+ * How a run is driven beyond that (ignored errors, statement mode, rate,
+ * event limit, reconnects) is the same as the extension's:
+ * docs/run-options.md.
  */
 #ifndef MBM_H
 #define MBM_H
@@ -23,18 +27,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <mysql.h>
-
 #include "mb_catalog.h"
 #include "mb_cost.h"
 #include "mb_hist.h"
 #include "mb_host.h"
 #include "mb_rand.h"
+#include "mbm_driver.h"
 
-#define MBM_VERSION "0.1"
+#define MBM_VERSION "0.2"
 
 /* The most error numbers --ignore-errors takes (the extension's limit too). */
 #define MBM_MAX_IGNORED		16
+
+/* How the client was called, for messages: microbench or microbench-mysql. */
+extern const char *mbm_progname;
 
 /* Exit codes: 2 for anything the user can fix in the request. */
 #define MBM_EXIT_OK			0
@@ -54,14 +60,16 @@ typedef struct mbm_options
 	uint64_t	seed;
 	double		report_interval;
 	/* how the run is driven (docs/run-options.md) */
-	int			n_ignored;		/* error numbers an event may hit and the run go on */
-	unsigned int ignore_codes[MBM_MAX_IGNORED];
-	char		ignored_text[MBM_MAX_IGNORED * 6];	/* as recorded, "1213,1205,1062" */
+	int			n_ignored;		/* error codes an event may hit and the run go on */
+	char		ignore_codes[MBM_MAX_IGNORED][MBM_CODE_LEN];
+	char		ignored_text[MBM_MAX_IGNORED * MBM_CODE_LEN];	/* as recorded, "1213,1205,1062" */
 	bool		ps_disable;		/* SQL text with literals instead of prepared statements */
 	double		rate;			/* events per second over all threads; 0: no limit */
 	int64_t		event_limit;	/* measured events; 0: none */
 	int			reconnect;		/* new connection every N events; 0: never */
-	/* connection; NULL/0 means "library default or --defaults-file" */
+	/* the DBMS: mysql (MySQL, MariaDB) or pgsql (Postgres over libpq) */
+	const mbm_driver *driver;
+	/* mysql connection; NULL/0 means "library default or --defaults-file" */
 	const char *host;
 	int			port;
 	const char *socket;
@@ -69,6 +77,11 @@ typedef struct mbm_options
 	const char *db;
 	const char *defaults_file;
 	const char *engine;
+	/* pgsql connection; NULL/0 means libpq's default (PGHOST, PGPORT, ...) */
+	const char *pg_host;
+	int			pg_port;
+	const char *pg_user;
+	const char *pg_db;			/* a database name, or a conninfo string or URI */
 	/* recording */
 	const char *label;
 	const char *phase;
@@ -83,86 +96,63 @@ typedef struct mbm_options
 	const char *workloads;		/* comma-separated subset, NULL for all */
 } mbm_options;
 
-/* ---- mbm_mysql.c: the driver ---- */
-
-typedef struct mbm_stmt mbm_stmt;
-
-/* What the server says about itself, for the result row. */
-typedef struct mbm_server_facts
-{
-	char		dbms[16];		/* "mysql" or "mariadb" */
-	char		version[64];	/* "10.11.6" */
-	char		version_string[256];	/* VERSION() plus version_comment */
-} mbm_server_facts;
-
-/* Connect; on failure returns NULL with a one-line reason in err. */
-extern MYSQL *mbm_connect(const mbm_options *o, char *err, size_t errlen);
-/* The same, giving up on connect, reads and writes after timeout_s seconds. */
-extern MYSQL *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
-								  char *err, size_t errlen);
-/*
- * The same, for a prepare loader: LOAD DATA LOCAL allowed on this connection
- * only, served by mbm_load_local()'s row source and by nothing else.
- */
-extern MYSQL *mbm_connect_loader(const mbm_options *o, char *err, size_t errlen);
-/*
- * Run a statement given as text and discard any result; 0 on success.  Its
- * errors and those below are one line, "what: the library's message (code)",
- * or just "message (code)" when the code says the connection itself is gone
- * (which statement met it then says nothing).
- */
-extern int	mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen);
-extern mbm_stmt *mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams,
-								  char *err, size_t errlen);
-/*
- * Bind values, execute, and read and discard every row, as a client that
- * uses the result would; returns the rows read, or -1 with err set.
- */
-extern int64_t mbm_stmt_execute(mbm_stmt *stmt, const mb_bind_value *values,
-								 int nvalues, char *err, size_t errlen);
-/* The error number of the statement's last failure (0: none). */
-extern unsigned int mbm_stmt_errno(const mbm_stmt *stmt);
-extern void mbm_stmt_close(mbm_stmt *stmt);
-
-/*
- * --db-ps-mode=disable: run sql (len bytes, values written in as literals)
- * as text and read and discard every row; returns the rows read, or -1 with
- * err set, naming the statement by what (its template: the text itself may
- * be long).  mysql_errno(conn) then has the error number.
- */
-extern int64_t mbm_text_execute(MYSQL *conn, const char *sql, size_t len,
-								const char *what, char *err, size_t errlen);
-/*
- * mb_quote_fn for the text mode: text as a MySQL string literal between
- * single quotes, escaped by mysql_real_escape_string() for the connection
- * (arg, a MYSQL *): its character set and NO_BACKSLASH_ESCAPES.
- */
-extern int	mbm_quote_literal(const char *text, int len, char *out, size_t outlen,
-							  void *arg);
-/*
- * Whether an error number can never be ignored: the client library's own
- * errors (2000-2999: the connection is lost, the server gone, a protocol
- * failure) and the server ending the statement or the session (shutdown,
- * KILL).  Those always stop a run.
- */
-extern bool mbm_error_never_ignored(unsigned int code);
-
 /* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
 typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
+
+/* ---- mbm_mysql.c: the mysql driver's own, for its commands ---- */
+
+/* The MYSQL handle of a mysql driver connection (mbm_prepare.c, mbm_suite.c). */
+struct st_mysql;
+extern struct st_mysql *mbm_mysql_handle(mbm_conn *conn);
+/*
+ * A connection for a prepare loader: LOAD DATA LOCAL allowed on it only,
+ * served by mbm_load_local()'s row source and by nothing else.
+ */
+extern mbm_conn *mbm_mysql_connect_loader(const mbm_options *o, char *err, size_t errlen);
 
 /* mbm_load_local(): LOCAL is not allowed here; nothing was loaded. */
 #define MBM_LOAD_REFUSED	(-2)
 
 /*
  * Run sql, a LOAD DATA LOCAL INFILE statement, on a connection from
- * mbm_connect_loader(), its data made on the fly by read(arg, ...).  Returns
- * the rows loaded, MBM_LOAD_REFUSED, or -1 with err set (also when the server
- * warned about any row).
+ * mbm_mysql_connect_loader(), its data made on the fly by read(arg, ...).
+ * Returns the rows loaded, MBM_LOAD_REFUSED, or -1 with err set (also when
+ * the server warned about any row).
  */
-extern int64_t mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read,
+extern int64_t mbm_load_local(mbm_conn *conn, const char *sql, mbm_load_read_fn read,
 							  void *arg, char *err, size_t errlen);
-extern int	mbm_server_facts_read(MYSQL *conn, mbm_server_facts *facts,
-								  char *err, size_t errlen);
+
+/* The mysql driver's commands (mbm_prepare.c, mbm_suite.c). */
+extern int	mbm_mysql_prepare(const mbm_options *o);
+extern int	mbm_mysql_cleanup(const mbm_options *o);
+extern int	mbm_mysql_maintain(const mbm_options *o);
+extern int	mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing,
+								   char *err, size_t errlen);
+extern char *mbm_mysql_data_state(mbm_conn *conn, const mbm_options *o, const mb_workload *w);
+
+/* ---- mbm_pgsql.c, mbm_pg_prepare.c: the pgsql driver's commands ---- */
+
+/*
+ * Run sql, a COPY ... FROM STDIN, on conn, its data made on the fly by
+ * read(arg, ...); the rows copied, or -1 with err set.
+ */
+extern int64_t mbm_pgsql_copy_in(mbm_conn *conn, const char *sql, mbm_load_read_fn read,
+								 void *arg, char *err, size_t errlen);
+extern int	mbm_pgsql_prepare(const mbm_options *o);
+extern int	mbm_pgsql_cleanup(const mbm_options *o);
+extern int	mbm_pgsql_maintain(const mbm_options *o);
+
+/* Connect with the driver's connection options; NULL with err set. */
+extern mbm_conn *mbm_connect(const mbm_options *o, char *err, size_t errlen);
+/* The same, giving up on connect, reads and writes after timeout_s seconds. */
+extern mbm_conn *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
+									 char *err, size_t errlen);
+/* A statement as text through the options' driver; 0 or -1 with err set. */
+extern int	mbm_query(const mbm_options *o, mbm_conn *conn, const char *sql,
+					  char *err, size_t errlen);
+/* The first column of the first row of sql as text into out ("" if none); 0 or -1. */
+extern int	mbm_query_value(const mbm_options *o, mbm_conn *conn, const char *sql,
+							char *out, size_t outlen, char *err, size_t errlen);
 
 /* ---- mbm_stop.c: SIGINT, SIGTERM and stopping worker threads ---- */
 
@@ -170,7 +160,7 @@ extern int	mbm_server_facts_read(MYSQL *conn, mbm_server_facts *facts,
 typedef struct mbm_worker
 {
 	atomic_bool running;		/* true from before the thread starts to its end */
-	atomic_ulong conn_id;		/* mysql_thread_id() of its connection, 0 if none */
+	atomic_ulong conn_id;		/* the server's id of its session (driver session_id), 0 if none */
 } mbm_worker;
 
 /*
@@ -195,20 +185,7 @@ extern bool mbm_stop_abandoned(void);
 /* rc, or, after a stop signal, end the process with that signal (status 128 + N). */
 extern int	mbm_stop_exit(int rc);
 
-/* ---- mbm_prepare.c ---- */
-extern int	mbm_prepare(const mbm_options *o);
-extern int	mbm_cleanup(const mbm_options *o);
-/*
- * Whether sbtest1..o->tables exist: 0, or -1 with err set; *missing tells
- * a missing table (err then says to run prepare) from a failed query.
- */
-extern int	mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing,
-							 char *err, size_t errlen);
-
 /* ---- mbm_run.c ---- */
-
-/* How many status counters the summary shows per query (mbm_cost.c). */
-#define MBM_COST_STATUS_SHOWN 6
 
 /* The outcome of a run, what the result row is made of. */
 typedef struct mbm_result
@@ -262,7 +239,8 @@ typedef struct mbm_status mbm_status;
 /* What the main thread needs to take the server's and the host's costs. */
 typedef struct mbm_cost_probe
 {
-	MYSQL	   *monitor;		/* its own connection, for SHOW GLOBAL STATUS */
+	const mbm_driver *driver;
+	mbm_conn   *monitor;		/* its own connection, for the status counters */
 	bool		local;			/* the server runs on this host */
 	bool		disk_known;		/* disk_device holds the server's datadir */
 	char		disk_device[64];
@@ -298,10 +276,11 @@ extern void mbm_cost_print(const mbm_result *r);
  * when it could be read; malloc'ed JSON, or NULL when nothing could.
  */
 extern char *mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w);
+/* Whether every character of s is a digit (an integer counter). */
+extern bool mbm_is_integer(const char *s);
 
 /* ---- mbm_suite.c ---- */
 extern int	mbm_suite(const mbm_options *o);
-extern int	mbm_maintain(const mbm_options *o);
 
 /* ---- mbm_results.c ---- */
 /* An exit code; *in_file_only as for mbm_run(). */

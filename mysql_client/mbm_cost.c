@@ -1,16 +1,27 @@
 /*
  * mbm_cost.c — what a run cost, as the client sees it from outside the
- * server: SHOW GLOBAL STATUS at both ends of the measured window, and, when
- * the server runs on this host, the host's CPU and the disk that holds the
- * server's datadir (common/mb_cost.c reads /proc for those).  The clients'
- * own CPU is taken by each client thread (mbm_run.c).
+ * server: the driver's server counters (MySQL's SHOW GLOBAL STATUS;
+ * Postgres's pg_stat_database, pg_stat_wal and pg_stat_io) at both ends of
+ * the measured window, and, when the server runs on this host, the host's
+ * CPU and the disk that holds the server's datadir (common/mb_cost.c reads
+ * /proc for those).  The clients' own CPU is taken by each client thread
+ * (mbm_run.c).
  *
- * The status is read on one extra "monitor" connection that does nothing
- * else, so its own statements show up only where a SHOW STATUS shows up
- * (Com_show_status, Questions, Bytes_*, Rows_sent and, on MariaDB, the
- * temporary table it fills), never in Com_stmt_execute and the like.  A
- * snapshot that fails costs the run its server_status, not the run: the
- * benchmark itself went fine.
+ * The counters are read on one extra "monitor" connection that does nothing
+ * else, so its own statements show up only where a status query shows up
+ * (on MySQL Com_show_status, Questions, Bytes_*, Rows_sent and, on MariaDB,
+ * the temporary table it fills; on Postgres one transaction and the
+ * catalog reads of the statistics views), never in Com_stmt_execute, the
+ * workload's pg_stat_statements entries and the like.  A snapshot that
+ * fails costs the run its server_status, not the run: the benchmark itself
+ * went fine.
+ *
+ * Postgres backends publish their counters at the end of a transaction at
+ * most once a second, and an idle one after ten seconds: up to a second of
+ * a client's warm-up may reach the statistics views only inside the
+ * window, and up to its last second of the window only after the end
+ * snapshot.  docs/costs.md says so; the pgsql figures per query are good
+ * to that second over the window's length.
  */
 #include "mbm.h"
 
@@ -26,26 +37,6 @@
  */
 #define MBM_MONITOR_TIMEOUT_S 5
 
-/*
- * The server counters the summary divides by queries, those the server has.
- * MariaDB dropped Innodb_rows_read (MDEV-28539; 10.11 has none): its
- * Rows_read, the rows every engine read, stands in, under its own name.
- */
-static const struct shown_status
-{
-	const char *name;
-	const char *fallback;
-	const char *label;			/* the summary's, name and unit */
-	double		divisor;
-}			shown_status[MBM_COST_STATUS_SHOWN] = {
-	{"Innodb_rows_read", "Rows_read", NULL, 1},
-	{"Innodb_buffer_pool_read_requests", NULL, NULL, 1},
-	{"Innodb_buffer_pool_reads", NULL, NULL, 1},
-	{"Innodb_data_written", NULL, "Innodb_data_written (KB):", 1024},
-	{"Innodb_os_log_written", NULL, "Innodb_os_log_written (bytes):", 1},
-	{"Handler_read_key", NULL, NULL, 1},
-};
-
 typedef struct status_var
 {
 	char	   *name;
@@ -56,6 +47,7 @@ struct mbm_status
 {
 	status_var *vars;			/* sorted by name */
 	int			n;
+	int			cap;
 };
 
 static int
@@ -80,34 +72,45 @@ status_free(mbm_status *st)
 	free(st);
 }
 
-/* SHOW GLOBAL STATUS, sorted by name; NULL with err set if it failed. */
-static mbm_status *
-status_take(MYSQL *conn, char *err, size_t errlen)
+/* One (name, value) row of the status query into the snapshot. */
+static void
+status_add(void *arg, int ncols, const char *const *row)
 {
-	static const char sql[] = "SHOW GLOBAL STATUS";
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
-	mbm_status *st;
-	int			cap;
+	mbm_status *st = arg;
 
-	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(conn)) == NULL)
+	if (ncols < 2 || row[0] == NULL || row[1] == NULL)
+		return;
+	if (st->n == st->cap)
 	{
-		snprintf(err, errlen, "%s: %s (%u)", sql, mysql_error(conn), mysql_errno(conn));
+		int			cap = st->cap ? st->cap * 2 : 256;
+		status_var *vars = realloc(st->vars, (size_t) cap * sizeof(status_var));
+
+		if (vars == NULL)
+			return;
+		st->vars = vars;
+		st->cap = cap;
+	}
+	st->vars[st->n].name = strdup(row[0]);
+	st->vars[st->n].value = strdup(row[1]);
+	st->n++;
+}
+
+/* The driver's counters, sorted by name; NULL with err set if it failed. */
+static mbm_status *
+status_take(const mbm_driver *d, mbm_conn *conn, char *err, size_t errlen)
+{
+	mbm_status *st = calloc(1, sizeof(mbm_status));
+
+	if (st == NULL)
+	{
+		snprintf(err, errlen, "status snapshot: out of memory");
 		return NULL;
 	}
-	st = calloc(1, sizeof(mbm_status));
-	cap = (int) mysql_num_rows(res) + 1;
-	st->vars = calloc((size_t) cap, sizeof(status_var));
-	while ((row = mysql_fetch_row(res)) != NULL && st->n < cap)
+	if (d->query_rows(conn, d->status_sql(conn), status_add, st, err, errlen) < 0)
 	{
-		if (row[0] == NULL || row[1] == NULL)
-			continue;
-		st->vars[st->n].name = strdup(row[0]);
-		st->vars[st->n].value = strdup(row[1]);
-		st->n++;
+		status_free(st);
+		return NULL;
 	}
-	mysql_free_result(res);
 	qsort(st->vars, (size_t) st->n, sizeof(status_var), compare_vars);
 	return st;
 }
@@ -129,8 +132,8 @@ status_get(const mbm_status *st, const char *name)
  * (MariaDB's Busy_time, Cpu_time...).  Anything else (ON, OFF, a cipher
  * name, an empty string) is not a number and is left out.
  */
-static bool
-is_integer(const char *s)
+bool
+mbm_is_integer(const char *s)
 {
 	if (*s == '-')
 		s++;
@@ -155,7 +158,7 @@ is_decimal(const char *s)
 static bool
 status_delta(const char *start, const char *end, char *buf, size_t buflen, double *delta)
 {
-	if (is_integer(start) && is_integer(end))
+	if (mbm_is_integer(start) && mbm_is_integer(end))
 	{
 		/* integers stay integers: Bytes_sent does not fit a double's mantissa forever */
 		long long	d = strtoll(end, NULL, 10) - strtoll(start, NULL, 10);
@@ -164,7 +167,7 @@ status_delta(const char *start, const char *end, char *buf, size_t buflen, doubl
 		*delta = (double) d;
 		return true;
 	}
-	if ((is_integer(start) || is_decimal(start)) && (is_integer(end) || is_decimal(end)))
+	if ((mbm_is_integer(start) || is_decimal(start)) && (mbm_is_integer(end) || is_decimal(end)))
 	{
 		*delta = strtod(end, NULL) - strtod(start, NULL);
 		snprintf(buf, buflen, "%.6f", *delta);
@@ -210,48 +213,19 @@ status_json(const mbm_status *start, const mbm_status *end)
 	return json;
 }
 
-/*
- * Whether the server runs on this host: reached through a unix socket, or
- * by a loopback name.  The library's description of the connection says
- * which ("Localhost via UNIX socket", "127.0.0.1 via TCP/IP"), whatever
- * chose it: our options, --defaults-file or the library's defaults.
- */
-static bool
-server_is_local(MYSQL *conn)
-{
-	const char *info = mysql_get_host_info(conn);
-	size_t		n;
-
-	if (info == NULL)
-		return false;
-	if (strstr(info, "via UNIX socket") != NULL)
-		return true;
-	n = strcspn(info, " ");
-	return (n == 9 && strncasecmp(info, "localhost", n) == 0) ||
-		(n == 9 && strncmp(info, "127.0.0.1", n) == 0) ||
-		(n == 3 && strncmp(info, "::1", n) == 0);
-}
-
 /* The block device of the server's datadir, or why there is none. */
 static void
-find_datadir_device(mbm_cost_probe *p)
+find_datadir_device(const mbm_options *o, mbm_cost_probe *p)
 {
-	static const char sql[] = "SELECT @@datadir";
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
+	const char *sql = p->driver->datadir_sql;
 	char		datadir[1024] = "";
+	char		err[512];
 
-	if (mysql_real_query(p->monitor, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(p->monitor)) == NULL)
+	if (mbm_query_value(o, p->monitor, sql, datadir, sizeof(datadir), err, sizeof(err)) != 0)
 	{
-		snprintf(p->disk_note, sizeof(p->disk_note), "%s failed: %s", sql,
-				 mysql_error(p->monitor));
+		snprintf(p->disk_note, sizeof(p->disk_note), "%.60s failed: %.180s", sql, err);
 		return;
 	}
-	row = mysql_fetch_row(res);
-	if (row && row[0])
-		snprintf(datadir, sizeof(datadir), "%s", row[0]);
-	mysql_free_result(res);
 	if (datadir[0] == '\0')
 	{
 		snprintf(p->disk_note, sizeof(p->disk_note), "the server does not say where its datadir is");
@@ -267,12 +241,13 @@ int
 mbm_cost_open(const mbm_options *o, mbm_cost_probe *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
+	p->driver = o->driver;
 	p->monitor = mbm_connect_timeout(o, MBM_MONITOR_TIMEOUT_S, err, errlen);
 	if (p->monitor == NULL)
 		return -1;
-	p->local = server_is_local(p->monitor);
+	p->local = p->driver->server_is_local(p->monitor);
 	if (p->local)
-		find_datadir_device(p);
+		find_datadir_device(o, p);
 	else
 		snprintf(p->disk_note, sizeof(p->disk_note), "the server is not on this host");
 	return 0;
@@ -282,14 +257,14 @@ void
 mbm_cost_close(mbm_cost_probe *p)
 {
 	if (p->monitor)
-		mysql_close(p->monitor);
+		p->driver->close(p->monitor);
 	p->monitor = NULL;
 }
 
 /*
  * One end of the window.  The status is read farthest from the switch of
  * phase, the host's /proc figures nearest to it: they cost microseconds, a
- * SHOW GLOBAL STATUS a round trip.
+ * status query a round trip.
  */
 void
 mbm_cost_take(mbm_cost_probe *p, mbm_cost_snapshot *s, bool at_start)
@@ -297,7 +272,7 @@ mbm_cost_take(mbm_cost_probe *p, mbm_cost_snapshot *s, bool at_start)
 	memset(s, 0, sizeof(*s));
 	/* after a failure, do not wait out the monitor's timeout a second time */
 	if (at_start && p->status_note[0] == '\0')
-		s->status = status_take(p->monitor, p->status_note, sizeof(p->status_note));
+		s->status = status_take(p->driver, p->monitor, p->status_note, sizeof(p->status_note));
 	if (p->local)
 	{
 		mb_host_cpu_take(&s->host_cpu);
@@ -305,7 +280,7 @@ mbm_cost_take(mbm_cost_probe *p, mbm_cost_snapshot *s, bool at_start)
 			mb_disk_take(p->disk_device, &s->disk);
 	}
 	if (!at_start && p->status_note[0] == '\0')
-		s->status = status_take(p->monitor, p->status_note, sizeof(p->status_note));
+		s->status = status_take(p->driver, p->monitor, p->status_note, sizeof(p->status_note));
 }
 
 void
@@ -347,7 +322,7 @@ mbm_cost_finish(const mbm_cost_probe *p, const mbm_cost_snapshot *start,
 	/* unchanged counters are not in the JSON, but a 0 per query is worth showing */
 	for (i = 0; i < MBM_COST_STATUS_SHOWN; i++)
 	{
-		const struct shown_status *ss = &shown_status[i];
+		const mbm_shown_status *ss = &p->driver->shown_status[i];
 		const char *name = ss->name;
 		const char *before = status_get(start->status, name);
 		const char *after = status_get(end->status, name);
@@ -429,127 +404,11 @@ mbm_cost_print(const mbm_result *r)
 	fflush(stdout);
 }
 
-/*
- * One row of a query on the monitor as text; NULL (and nothing to free) if
- * it failed or returned no row.  The caller frees the result.
- */
-static MYSQL_ROW
-monitor_row(MYSQL *conn, const char *sql, size_t len, MYSQL_RES **res)
-{
-	MYSQL_ROW	row;
 
-	*res = NULL;
-	if (mysql_real_query(conn, sql, (unsigned long) len) != 0 ||
-		(*res = mysql_store_result(conn)) == NULL)
-		return NULL;
-	row = mysql_fetch_row(*res);
-	if (row == NULL)
-	{
-		mysql_free_result(*res);
-		*res = NULL;
-	}
-	return row;
-}
-
-/* "key": value into f when value is an integer; whether it was. */
-static bool
-json_int_member(FILE *f, bool first, const char *key, const char *value)
-{
-	if (value == NULL || !is_integer(value))
-		return false;
-	if (!first)
-		fputs(", ", f);
-	mbm_json_string(f, key);
-	fprintf(f, ": %s", value);
-	return true;
-}
-
-/*
- * The tables: information_schema.TABLES of the connection's database (the
- * run's, --mysql-db) for sbtest1..N, or for a table-per-client workload the
- * tables its clients scan.  The statement is text, and holds no value from
- * the command line (the table names are ours, the schema DATABASE()): a
- * prepared statement would show in Com_stmt_prepare, Com_stmt_execute and
- * the general log as Prepare/Execute, where only the workload's statements
- * belong.  The history list length: Innodb_history_list_length (MariaDB),
- * else InnoDB's trx_rseg_history_len metric (MySQL).
- */
 char *
 mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w)
 {
-	static const char history_status[] = "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'";
-	static const char history_metric[] =
-		"SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'";
-	char	   *sql = NULL;
-	size_t		sql_len = 0;
-	char	   *json = NULL;
-	size_t		json_len = 0;
-	FILE	   *q;
-	FILE	   *f;
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
-	bool		first = true;
-	int			t;
-
-	if (p->monitor == NULL || (q = open_memstream(&sql, &sql_len)) == NULL)
+	if (p->monitor == NULL)
 		return NULL;
-	fputs("SELECT SUM(DATA_LENGTH), SUM(INDEX_LENGTH), SUM(TABLE_ROWS)"
-		  " FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (", q);
-	for (t = 1; t <= o->tables; t++)
-	{
-		bool		used = !w->table_per_client;
-		int			i;
-
-		/* a client scans table (index % tables) + 1 */
-		for (i = 0; !used && i < o->threads && i < o->tables; i++)
-			used = (i % o->tables) + 1 == t;
-		if (!used)
-			continue;
-		fprintf(q, "%s'sbtest%d'", first ? "" : ", ", t);
-		first = false;
-	}
-	fputc(')', q);
-	if (fclose(q) != 0)
-	{
-		free(sql);
-		return NULL;
-	}
-	if ((f = open_memstream(&json, &json_len)) == NULL)
-	{
-		free(sql);
-		return NULL;
-	}
-	first = true;
-	fputc('{', f);
-	if ((row = monitor_row(p->monitor, sql, sql_len, &res)) != NULL)
-	{
-		if (json_int_member(f, first, "data_bytes", row[0]))
-			first = false;
-		if (json_int_member(f, first, "index_bytes", row[1]))
-			first = false;
-		if (json_int_member(f, first, "rows", row[2]))
-			first = false;
-		mysql_free_result(res);
-	}
-	free(sql);
-	row = monitor_row(p->monitor, history_status, strlen(history_status), &res);
-	if (row == NULL || mysql_num_fields(res) < 2 || row[1] == NULL || !is_integer(row[1]))
-	{
-		if (res)
-			mysql_free_result(res);
-		row = monitor_row(p->monitor, history_metric, strlen(history_metric), &res);
-		if (row && json_int_member(f, first, "history_length", row[0]))
-			first = false;
-	}
-	else if (json_int_member(f, first, "history_length", row[1]))
-		first = false;
-	if (res)
-		mysql_free_result(res);
-	fputc('}', f);
-	if (fclose(f) != 0 || first)
-	{
-		free(json);
-		return NULL;
-	}
-	return json;
+	return p->driver->data_state(p->monitor, o, w);
 }

@@ -240,7 +240,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 
 	if (files == NULL)
 	{
-		fprintf(stderr, "microbench-mysql: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", mbm_progname);
 		return MBM_EXIT_FAILED;
 	}
 	/* every file first: a load that cannot finish should not start */
@@ -256,8 +256,8 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 			for (j = 0; j < i; j++)
 				if (files[j].f == stdin)
 				{
-					fprintf(stderr, "microbench-mysql: load: - (standard input) is given twice;"
-							" nothing was loaded\n");
+					fprintf(stderr, "%s: load: - (standard input) is given twice;"
+							" nothing was loaded\n", mbm_progname);
 					close_files(files, n);
 					return MBM_EXIT_BAD_INPUT;
 				}
@@ -276,7 +276,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 		}
 		if (files[i].f == NULL)
 		{
-			fprintf(stderr, "microbench-mysql: load: cannot read %s: %s; nothing was loaded\n",
+			fprintf(stderr, "%s: load: cannot read %s: %s; nothing was loaded\n", mbm_progname,
 					paths[i], strerror(errno));
 			close_files(files, n);
 			return MBM_EXIT_BAD_INPUT;
@@ -287,7 +287,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 	pg = mbm_results_connect(o->results_db, err, sizeof(err));
 	if (pg == NULL)
 	{
-		fprintf(stderr, "microbench-mysql: load: %s; nothing was loaded\n", err);
+		fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
 		close_files(files, n);
 		return MBM_EXIT_BAD_INPUT;
 	}
@@ -302,7 +302,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 		exec_simple(pg, "SELECT count(*) FROM microbench.import_queue", PGRES_TUPLES_OK, &res,
 					err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: load: %s; nothing was loaded\n", err);
+		fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
 		PQfinish(pg);
 		close_files(files, n);
 		return MBM_EXIT_BAD_INPUT;
@@ -311,9 +311,9 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 	PQclear(res);
 	if (queued > 0)
 	{
-		fprintf(stderr, "microbench-mysql: load: microbench.import_queue already holds %lld"
+		fprintf(stderr, "%s: load: microbench.import_queue already holds %lld"
 				" line%s queued outside this load; import them (SELECT microbench.import_runs())"
-				" or remove them (DELETE FROM microbench.import_queue) first; nothing was loaded\n",
+				" or remove them (DELETE FROM microbench.import_queue) first; nothing was loaded\n", mbm_progname,
 				queued, queued == 1 ? "" : "s");
 		PQfinish(pg);
 		close_files(files, n);
@@ -325,7 +325,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 		if (load_lines(pg, &files[i], &skipped, &imported, err, sizeof(err)) != 0)
 		{
 			/* closing the connection rolls the transaction back */
-			fprintf(stderr, "microbench-mysql: load: %s; nothing was loaded\n", err);
+			fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
 			PQfinish(pg);
 			close_files(files, n);
 			return MBM_EXIT_FAILED;
@@ -335,9 +335,9 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 	if (exec_simple(pg, "COMMIT", PGRES_COMMAND_OK, NULL, err, sizeof(err)) != 0)
 	{
 		/* a COMMIT that fails leaves nothing; a lost answer to one may not */
-		fprintf(stderr, "microbench-mysql: load: COMMIT failed: %s; nothing was loaded unless"
+		fprintf(stderr, "%s: load: COMMIT failed: %s; nothing was loaded unless"
 				" the connection was lost after the server committed (loading again"
-				" skips what is there)\n", err);
+				" skips what is there)\n", mbm_progname, err);
 		PQfinish(pg);
 		close_files(files, n);
 		return MBM_EXIT_FAILED;

@@ -1,14 +1,16 @@
 /*
- * mbm_main.c — microbench-mysql's command line.
+ * mbm_main.c — the client's command line (microbench, also installed as
+ * microbench-mysql, whose default driver is the same: mysql).
  *
- * sysbench-familiar options (--threads, --time, --table-size, --mysql-host,
- * ...) and commands (list, prepare, run WORKLOAD, suite, maintain, cleanup,
- * and load FILE... for results files, mbm_load.c).  Every request
- * is validated before anything connects; a bad one gets a single line on
- * stderr and exit code 2.  The password is never an option: it comes from
- * MYSQL_PWD or from --defaults-file, and is never printed; an option that
+ * sysbench-familiar options (--db-driver, --threads, --time, --table-size,
+ * --mysql-host, --pgsql-host, ...) and commands (list, prepare, run
+ * WORKLOAD, suite, maintain, cleanup, and load FILE... for results files,
+ * mbm_load.c).  Every request is validated before anything connects; a bad
+ * one gets a single line on stderr and exit code 2.  The password is never
+ * an option: it comes from MYSQL_PWD or --defaults-file (mysql) or from
+ * PGPASSWORD or ~/.pgpass (pgsql), and is never printed; an option that
  * tries to give one is refused without being repeated, and so is a
- * --results-db that holds one.  prepare, run and suite stop cleanly on
+ * --results-db or --pgsql-db that holds one.  prepare, run and suite stop cleanly on
  * SIGINT and SIGTERM (mbm_stop.c).  The options that drive a run the way
  * sysbench's do (--ignore-errors, --db-ps-mode, --rate, --events,
  * --reconnect) are the extension's bench_run arguments under sysbench's
@@ -24,23 +26,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
 static void
 usage(FILE *out)
 {
 	fprintf(out,
-			"microbench-mysql %s — the microbench workloads against MySQL and MariaDB\n"
+			"%s %s — the microbench workloads over a client connection:\n"
+			"MySQL and MariaDB (--db-driver=mysql), Postgres (--db-driver=pgsql)\n"
 			"\n"
-			"Usage: microbench-mysql [options] list | prepare | run WORKLOAD | suite | maintain | cleanup\n"
-			"       microbench-mysql [--results-db=CONNINFO] load FILE...\n"
+			"Usage: %s [options] list | prepare | run WORKLOAD | suite | maintain | cleanup\n"
+			"       %s [--results-db=CONNINFO] load FILE...\n"
 			"\n"
 			"Commands:\n"
 			"  list                 the 32 microbenchmarks (name, group, queries per event)\n"
 			"  prepare              create and load sbtest1..N, index k_N after the load\n"
+			"                       (LOAD DATA LOCAL on MySQL, COPY on Postgres)\n"
 			"  run WORKLOAD         run one microbenchmark and record the result\n"
 			"  suite                the standard suite, in the standard suite order\n"
 			"                       (docs/workloads.md), recording each run\n"
 			"  maintain             the suite's post-write step alone: ANALYZE TABLE and a\n"
-			"                       wait for InnoDB's dirty pages to be written\n"
+			"                       wait for InnoDB's dirty pages to be written (mysql),\n"
+			"                       VACUUM ANALYZE and CHECKPOINT (pgsql)\n"
 			"  cleanup              drop the sbtest tables\n"
 			"  load FILE...         load results files (JSON lines; - for standard input)\n"
 			"                       into --results-db, all or nothing; runs already there\n"
@@ -56,11 +63,13 @@ usage(FILE *out)
 			"  --rand-type=NAME     uniform, zipfian, gaussian, pareto, special [uniform]\n"
 			"  --rand-seed=N        repeatable key sequences [from the clock]\n"
 			"  --report-interval=SECONDS  progress line every N seconds [0: none]\n"
-			"  --ignore-errors=N,...  MySQL error numbers an event may hit without stopping\n"
-			"                       the run: rolled back, counted by code [1213,1205,1062];\n"
-			"                       none: every error stops it\n"
-			"  --db-ps-mode=MODE    auto: prepared statements; disable: SQL text with the\n"
-			"                       values written in, parsed every time [auto]\n"
+			"  --ignore-errors=CODE,...  error codes an event may hit without stopping the\n"
+			"                       run: rolled back, counted by code; none: every error\n"
+			"                       stops it.  MySQL error numbers [1213,1205,1062] or\n"
+			"                       SQLSTATEs [40P01,40001,55P03,23505]\n"
+			"  --db-ps-mode=MODE    auto: server-side prepared statements; disable: SQL\n"
+			"                       text with the values written in, parsed every time\n"
+			"                       (on Postgres the simple query protocol) [auto]\n"
 			"  --rate=N             events per second over all threads, Poisson arrivals,\n"
 			"                       latency from the scheduled start [0: no limit]\n"
 			"  --events=N           stop after N measured events (with --time, whichever\n"
@@ -73,10 +82,16 @@ usage(FILE *out)
 			"  --insert-time=SECONDS  for the final delete and insert [60]\n"
 			"  --workloads=A,B,...  run only these (warm-up and maintenance stay)\n"
 			"\n"
-			"Connection (the password comes from MYSQL_PWD or --defaults-file):\n"
+			"Connection:\n"
+			"  --db-driver=NAME     mysql (MySQL, MariaDB) or pgsql (Postgres) [mysql]\n"
+			"  mysql: the password comes from MYSQL_PWD or --defaults-file\n"
 			"  --mysql-host=HOST  --mysql-port=PORT  --mysql-socket=PATH\n"
 			"  --mysql-user=USER  --mysql-db=DB [sbtest]  --defaults-file=FILE\n"
 			"  --mysql-engine=ENGINE  storage engine for prepare [InnoDB]\n"
+			"  pgsql: the password comes from PGPASSWORD or ~/.pgpass; unset options\n"
+			"  take libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE)\n"
+			"  --pgsql-host=HOST|SOCKETDIR  --pgsql-port=PORT  --pgsql-user=USER\n"
+			"  --pgsql-db=DB|CONNINFO|URI [sbtest]\n"
 			"\n"
 			"Recording:\n"
 			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
@@ -86,18 +101,18 @@ usage(FILE *out)
 			"                       load without it: libpq's PGHOST, PGDATABASE, ...\n"
 			"  --results-file=PATH  JSON-lines file used when no results database is\n"
 			"                       given or it cannot be reached [microbench-results.jsonl];\n"
-			"                       load it later: microbench-mysql load PATH --results-db=...\n"
+			"                       load it later: %s load PATH --results-db=...\n"
 			"\n"
 			"Ctrl-C (SIGINT) or SIGTERM stops prepare, run or suite within about two\n"
 			"seconds: the run under way is summed up, marked interrupted and not recorded;\n"
 			"exit status 130 (143 for SIGTERM).  A second Ctrl-C ends the client at once.\n",
-			MBM_VERSION);
+			mbm_progname, MBM_VERSION, mbm_progname, mbm_progname, mbm_progname);
 }
 
 static void
 bad_input(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "microbench-mysql: ");
+	fprintf(stderr, "%s: ", mbm_progname);
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see --help)\n");
 	exit(MBM_EXIT_BAD_INPUT);
@@ -123,14 +138,16 @@ parse_int(const char *name, const char *text, long long min, long long max)
 }
 
 /*
- * --ignore-errors: comma-separated MySQL error numbers, "none" or "" for
- * none.  What ends a connection or a statement from outside (the client
- * library's own errors, shutdown, KILL) must stop a run whatever is asked:
- * going on would count events on a connection that is gone.
+ * --ignore-errors: comma-separated error codes of the driver's DBMS (MySQL
+ * error numbers, Postgres SQLSTATEs), "none" or "" for none.  What ends a
+ * connection or a statement from outside (the client library's own errors,
+ * a lost connection, shutdown, KILL or a cancel) must stop a run whatever
+ * is asked: going on would count events on a connection that is gone.
  */
 static void
 parse_ignore_errors(const char *text, mbm_options *o)
 {
+	const mbm_driver *d = o->driver;
 	char	   *copy = strdup(text);
 	char	   *save = NULL;
 	char	   *item;
@@ -146,8 +163,6 @@ parse_ignore_errors(const char *text, mbm_options *o)
 	}
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
 	{
-		char	   *end;
-		unsigned long code;
 		int			i;
 		bool		seen = false;
 		size_t		len;
@@ -158,35 +173,39 @@ parse_ignore_errors(const char *text, mbm_options *o)
 		len = strlen(item);
 		while (len > 0 && isspace((unsigned char) item[len - 1]))
 			item[--len] = '\0';
-		errno = 0;
-		code = isdigit((unsigned char) item[0]) ? strtoul(item, &end, 10) : 0;
-		if (!isdigit((unsigned char) item[0]) || errno != 0 || *end != '\0' ||
-			code < 1 || code > 65535)
+		if (len >= MBM_CODE_LEN || !d->code_valid(item))
 		{
-			snprintf(msg, sizeof(msg), "--ignore-errors takes MySQL error numbers such as"
-					 " 1213,1205,1062 (or none), not \"%.64s\"", item);
+			snprintf(msg, sizeof(msg), "--ignore-errors takes %ss such as %s (or none)"
+					 " with --db-driver=%s, not \"%.64s\"", d->code_title, d->code_example,
+					 d->name, item);
 			bad_input("%s", msg);
 		}
-		if (mbm_error_never_ignored((unsigned int) code))
+		if (d->code_never_ignored(item))
 		{
-			snprintf(msg, sizeof(msg), "--ignore-errors: error %lu cannot be ignored: client"
-					 " and connection errors (2000-2999), shutdown and KILL always stop a run",
-					 code);
+			if (d == &mbm_mysql_driver)
+				snprintf(msg, sizeof(msg), "--ignore-errors: error %s cannot be ignored: client"
+						 " and connection errors (2000-2999), shutdown and KILL always stop a run",
+						 item);
+			else
+				snprintf(msg, sizeof(msg), "--ignore-errors: SQLSTATE %s cannot be ignored:"
+						 " connection errors (class 08), cancel and shutdown (57), lack of"
+						 " resources (53), system errors (58) and internal errors (XX) always"
+						 " stop a run", item);
 			bad_input("%s", msg);
 		}
 		for (i = 0; i < o->n_ignored; i++)
-			seen |= o->ignore_codes[i] == (unsigned int) code;
+			seen |= strcmp(o->ignore_codes[i], item) == 0;
 		if (seen)
 			continue;
 		if (o->n_ignored >= MBM_MAX_IGNORED)
 		{
-			snprintf(msg, sizeof(msg), "--ignore-errors holds more than %d error numbers",
+			snprintf(msg, sizeof(msg), "--ignore-errors holds more than %d error codes",
 					 MBM_MAX_IGNORED);
 			bad_input("%s", msg);
 		}
-		o->ignore_codes[o->n_ignored++] = (unsigned int) code;
+		snprintf(o->ignore_codes[o->n_ignored++], MBM_CODE_LEN, "%s", item);
 		used += (size_t) snprintf(o->ignored_text + used, sizeof(o->ignored_text) - used,
-								  "%s%lu", used ? "," : "", code);
+								  "%s%s", used ? "," : "", item);
 	}
 	free(copy);
 }
@@ -240,7 +259,8 @@ bad_option(const char *arg)
 		snprintf(name, sizeof(name), "%.*s", (int) strcspn(arg, "="), arg);
 	if (strstr(name, "pass") != NULL || strcmp(name, "-p") == 0)
 		bad_input("there is no option \"%s\": the password comes from MYSQL_PWD or"
-				  " --defaults-file, never from the command line", name);
+				  " --defaults-file (mysql), PGPASSWORD or ~/.pgpass (pgsql), never from"
+				  " the command line", name);
 	bad_input("unknown or incomplete option \"%s\"", name);
 }
 
@@ -251,7 +271,8 @@ enum
 	OPT_HOST, OPT_PORT, OPT_SOCKET, OPT_USER, OPT_DB, OPT_DEFAULTS_FILE,
 	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
-	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT
+	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
+	OPT_DB_DRIVER, OPT_PG_HOST, OPT_PG_PORT, OPT_PG_USER, OPT_PG_DB
 };
 
 static const struct option long_options[] = {
@@ -286,13 +307,49 @@ static const struct option long_options[] = {
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"events", required_argument, NULL, OPT_EVENTS},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
+	{"db-driver", required_argument, NULL, OPT_DB_DRIVER},
+	{"pgsql-host", required_argument, NULL, OPT_PG_HOST},
+	{"pgsql-port", required_argument, NULL, OPT_PG_PORT},
+	{"pgsql-user", required_argument, NULL, OPT_PG_USER},
+	{"pgsql-db", required_argument, NULL, OPT_PG_DB},
 	{NULL, 0, NULL, 0}
 };
+
+/*
+ * A --pgsql-db that is a connection string or URI must not hold a password,
+ * which ps and shell history would show.  The reason never repeats it.
+ */
+static void
+check_pg_db(const char *db)
+{
+	char	   *parse_err = NULL;
+	PQconninfoOption *opts;
+	PQconninfoOption *opt;
+
+	if (strchr(db, '=') == NULL && strncmp(db, "postgresql://", 13) != 0 &&
+		strncmp(db, "postgres://", 11) != 0)
+		return;					/* a database name */
+	opts = PQconninfoParse(db, &parse_err);
+	if (opts == NULL)
+	{
+		PQfreemem(parse_err);
+		bad_input("%s", "--pgsql-db is neither a database name, a libpq connection string"
+				  " (key=value ...) nor a postgresql:// URI");
+	}
+	for (opt = opts; opt->keyword != NULL; opt++)
+		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL && opt->val[0] != '\0')
+			bad_input("%s", "--pgsql-db must not contain a password, which ps and shell"
+					  " history would show: use PGPASSWORD or ~/.pgpass");
+	PQconninfoFree(opts);
+}
 
 static void
 parse_options(int argc, char **argv, mbm_options *o)
 {
 	int			ch;
+	const char *ignore_errors = NULL;	/* parsed once the driver is known */
+	const char *mysql_option = NULL;	/* a --mysql-* connection option given */
+	const char *pgsql_option = NULL;
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
@@ -308,8 +365,7 @@ parse_options(int argc, char **argv, mbm_options *o)
 	o->read_time_s = 60;
 	o->write_time_s = 90;
 	o->insert_time_s = 60;
-	/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
-	parse_ignore_errors("1213,1205,1062", o);
+	o->driver = &mbm_mysql_driver;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
@@ -347,24 +403,31 @@ parse_options(int argc, char **argv, mbm_options *o)
 				o->report_interval = parse_seconds("report-interval", optarg, true);
 				break;
 			case OPT_HOST:
+				mysql_option = "--mysql-host";
 				o->host = optarg;
 				break;
 			case OPT_PORT:
+				mysql_option = "--mysql-port";
 				o->port = (int) parse_int("mysql-port", optarg, 1, 65535);
 				break;
 			case OPT_SOCKET:
+				mysql_option = "--mysql-socket";
 				o->socket = optarg;
 				break;
 			case OPT_USER:
+				mysql_option = "--mysql-user";
 				o->user = optarg;
 				break;
 			case OPT_DB:
+				mysql_option = "--mysql-db";
 				o->db = optarg;
 				break;
 			case OPT_DEFAULTS_FILE:
+				mysql_option = "--defaults-file";
 				o->defaults_file = optarg;
 				break;
 			case OPT_ENGINE:
+				mysql_option = "--mysql-engine";
 				if (optarg[0] == '\0' || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 												"abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(optarg))
 					bad_input("--mysql-engine must be an engine name, not \"%s\"", optarg);
@@ -397,7 +460,29 @@ parse_options(int argc, char **argv, mbm_options *o)
 				o->workloads = optarg;
 				break;
 			case OPT_IGNORE_ERRORS:
-				parse_ignore_errors(optarg, o);
+				ignore_errors = optarg;
+				break;
+			case OPT_DB_DRIVER:
+				o->driver = mbm_driver_find(optarg);
+				if (o->driver == NULL)
+					bad_input("--db-driver must be mysql or pgsql, not \"%s\"", optarg);
+				break;
+			case OPT_PG_HOST:
+				pgsql_option = "--pgsql-host";
+				o->pg_host = optarg;
+				break;
+			case OPT_PG_PORT:
+				pgsql_option = "--pgsql-port";
+				o->pg_port = (int) parse_int("pgsql-port", optarg, 1, 65535);
+				break;
+			case OPT_PG_USER:
+				pgsql_option = "--pgsql-user";
+				o->pg_user = optarg;
+				break;
+			case OPT_PG_DB:
+				pgsql_option = "--pgsql-db";
+				check_pg_db(optarg);
+				o->pg_db = optarg;
 				break;
 			case OPT_PS_MODE:
 				if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "disable") != 0)
@@ -421,6 +506,12 @@ parse_options(int argc, char **argv, mbm_options *o)
 				bad_option(argv[optind - 1]);
 		}
 	}
+	/* an option of the other DBMS is a mistake that would go unnoticed */
+	if (o->driver == &mbm_mysql_driver && pgsql_option)
+		bad_input("%s is for --db-driver=pgsql", pgsql_option);
+	if (o->driver == &mbm_pgsql_driver && mysql_option)
+		bad_input("%s is for --db-driver=mysql", mysql_option);
+	parse_ignore_errors(ignore_errors ? ignore_errors : o->driver->default_ignored, o);
 	if (o->time_s == 0 && o->event_limit == 0)
 		bad_input("%s", "--time=0 means no time limit, which needs --events=N to end the run");
 	if (o->results_db)
@@ -452,8 +543,10 @@ main(int argc, char **argv)
 {
 	mbm_options o;
 	const char *command;
+	const char *slash = strrchr(argv[0], '/');
 	int			rc = MBM_EXIT_FAILED;	/* set by every branch: bad_input() exits */
 
+	mbm_progname = slash ? slash + 1 : argv[0];
 	parse_options(argc, argv, &o);
 	if (optind >= argc)
 		bad_input("%s", "no command given: list, prepare, run WORKLOAD, suite, maintain,"
@@ -465,7 +558,7 @@ main(int argc, char **argv)
 		list_workloads();
 		return MBM_EXIT_OK;
 	}
-	/* only Postgres: the MySQL client library is not needed */
+	/* only the results database: no driver is needed */
 	if (strcmp(command, "load") == 0)
 	{
 		if (optind + 1 >= argc)
@@ -476,13 +569,14 @@ main(int argc, char **argv)
 	if (strcmp(command, "prepare") == 0 || strcmp(command, "run") == 0 ||
 		strcmp(command, "suite") == 0 || strcmp(command, "maintain") == 0)
 		mbm_stop_install();
-	if (mysql_library_init(0, NULL, NULL) != 0)
+	if (o.driver->library_init() != 0)
 	{
-		fprintf(stderr, "microbench-mysql: cannot initialise the MySQL client library\n");
+		fprintf(stderr, "%s: cannot initialise the %s client library\n", mbm_progname,
+				o.driver->dbms_title);
 		return MBM_EXIT_FAILED;
 	}
 	if (strcmp(command, "prepare") == 0)
-		rc = mbm_prepare(&o);
+		rc = o.driver->cmd_prepare(&o);
 	else if (strcmp(command, "suite") == 0)
 	{
 		/* the suite's runs last --read-time, --write-time and --insert-time */
@@ -497,24 +591,24 @@ main(int argc, char **argv)
 
 			for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
 				if (mb_catalog_find(name) == NULL)
-					bad_input("unknown workload \"%s\" in --workloads (microbench-mysql list shows them)", name);
+					bad_input("unknown workload \"%s\" in --workloads (the list command shows them)", name);
 			free(copy);
 		}
 		rc = mbm_suite(&o);
 	}
 	else if (strcmp(command, "cleanup") == 0)
-		rc = mbm_cleanup(&o);
+		rc = o.driver->cmd_cleanup(&o);
 	else if (strcmp(command, "maintain") == 0)
-		rc = mbm_maintain(&o);
+		rc = o.driver->cmd_maintain(&o);
 	else if (strcmp(command, "run") == 0)
 	{
 		const mb_workload *w;
 
 		if (optind + 1 >= argc)
-			bad_input("%s", "run needs a workload name (microbench-mysql list shows them)");
+			bad_input("%s", "run needs a workload name (the list command shows them)");
 		w = mb_catalog_find(argv[optind + 1]);
 		if (w == NULL)
-			bad_input("unknown workload \"%s\" (microbench-mysql list shows them)", argv[optind + 1]);
+			bad_input("unknown workload \"%s\" (the list command shows them)", argv[optind + 1]);
 		if (o.range_size > 0 && w->default_range == 0)
 			bad_input("workload \"%s\" has no range to set with --range-size", w->name);
 		rc = mbm_run(&o, w, NULL);
@@ -523,6 +617,6 @@ main(int argc, char **argv)
 		bad_input("unknown command \"%s\"", command);
 	/* a thread left blocked in the library after a stop may still use it */
 	if (!mbm_stop_abandoned())
-		mysql_library_end();
+		o.driver->library_end();
 	return mbm_stop_exit(rc);
 }

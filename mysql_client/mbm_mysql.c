@@ -1,5 +1,5 @@
 /*
- * mbm_mysql.c — the MySQL/MariaDB driver: connect, prepare, bind, execute.
+ * mbm_mysql.c — the mysql driver (mbm_driver.h): MySQL and MariaDB.
  *
  * Only the C API that Oracle's libmysqlclient and MariaDB Connector/C share
  * is used, so the client builds against either.  Statements are server-side
@@ -11,18 +11,30 @@
  * both libraries): no file is read, and values never go into SQL text.
  * --db-ps-mode=disable runs are the one exception: their statements go as
  * SQL text with the values written in, escaped by the library for the
- * connection (mbm_quote_literal), so that the server parses each one.
+ * connection (my_quote_literal), so that the server parses each one.
+ * The driver's own commands (prepare, cleanup, maintain) are in
+ * mbm_prepare.c and mbm_suite.c.
  */
 #include "mbm.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <errmsg.h>
+#include <mysql.h>
+
+struct mbm_conn
+{
+	MYSQL	   *my;
+	char		last_code[MBM_CODE_LEN];	/* the last failure's error number */
+};
 
 struct mbm_stmt
 {
+	mbm_conn   *conn;
 	MYSQL_STMT *stmt;
 	char	   *sql;			/* for error messages */
 	int			nparams;
@@ -55,8 +67,8 @@ connection_gone(unsigned int code)
 	}
 }
 
-bool
-mbm_error_never_ignored(unsigned int code)
+static bool
+never_ignored(unsigned int code)
 {
 	/* 1317 ER_QUERY_INTERRUPTED: KILL QUERY, which is how a run is stopped */
 	return (code >= 2000 && code <= 2999) || connection_gone(code) || code == 1317;
@@ -68,11 +80,16 @@ set_error(char *err, size_t errlen, const char *what, const char *detail)
 	snprintf(err, errlen, "%s: %s", what, detail);
 }
 
-/* The library's error with its number; which statement only if it matters. */
+/*
+ * The library's error with its number; which statement only if it matters.
+ * The number is kept on the connection for error_code.
+ */
 static void
-set_mysql_error(char *err, size_t errlen, const char *what, const char *message,
-				unsigned int code)
+set_mysql_error(mbm_conn *conn, char *err, size_t errlen, const char *what,
+				const char *message, unsigned int code)
 {
+	if (conn)
+		snprintf(conn->last_code, sizeof(conn->last_code), "%u", code);
 	if (connection_gone(code))
 		snprintf(err, errlen, "%s (%u)", message, code);
 	else
@@ -135,10 +152,11 @@ set_infile_source(MYSQL *conn, infile_source *src)
 								   infile_error, src);
 }
 
-static MYSQL *
+static mbm_conn *
 connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 			 char *err, size_t errlen)
 {
+	mbm_conn   *c;
 	MYSQL	   *conn = mysql_init(NULL);
 	const char *password = getenv("MYSQL_PWD");
 
@@ -175,7 +193,7 @@ connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 	if (mysql_real_connect(conn, o->host, o->user, password, o->db,
 						   (unsigned int) o->port, o->socket, 0) == NULL)
 	{
-		set_mysql_error(err, errlen, "cannot connect to the MySQL server",
+		set_mysql_error(NULL, err, errlen, "cannot connect to the MySQL server",
 						mysql_error(conn), mysql_errno(conn));
 		mysql_close(conn);
 		return NULL;
@@ -183,25 +201,60 @@ connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 	/* again, in case the library reset its options while connecting */
 	if (local_infile)
 		set_infile_source(conn, NULL);
-	return conn;
+	c = calloc(1, sizeof(mbm_conn));
+	if (c == NULL)
+	{
+		set_error(err, errlen, "cannot connect", "out of memory");
+		mysql_close(conn);
+		return NULL;
+	}
+	c->my = conn;
+	return c;
 }
 
-MYSQL *
-mbm_connect(const mbm_options *o, char *err, size_t errlen)
-{
-	return connect_with(o, false, 0, err, errlen);
-}
-
-MYSQL *
-mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s, char *err, size_t errlen)
+static mbm_conn *
+my_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errlen)
 {
 	return connect_with(o, false, timeout_s, err, errlen);
 }
 
-MYSQL *
-mbm_connect_loader(const mbm_options *o, char *err, size_t errlen)
+mbm_conn *
+mbm_mysql_connect_loader(const mbm_options *o, char *err, size_t errlen)
 {
 	return connect_with(o, true, 0, err, errlen);
+}
+
+struct st_mysql *
+mbm_mysql_handle(mbm_conn *conn)
+{
+	return conn->my;
+}
+
+static void
+my_close(mbm_conn *conn)
+{
+	if (conn == NULL)
+		return;
+	mysql_close(conn->my);
+	free(conn);
+}
+
+static const char *
+my_error_code(const mbm_conn *conn)
+{
+	return conn->last_code;
+}
+
+static unsigned long
+my_session_id(mbm_conn *conn)
+{
+	return mysql_thread_id(conn->my);
+}
+
+static void
+my_cancel_sql(unsigned long id, char *buf, size_t buflen)
+{
+	snprintf(buf, buflen, "KILL QUERY %lu", id);
 }
 
 /*
@@ -232,9 +285,10 @@ local_infile_refused(unsigned int code, bool started)
 }
 
 int64_t
-mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read, void *arg,
+mbm_load_local(mbm_conn *c, const char *sql, mbm_load_read_fn read, void *arg,
 			   char *err, size_t errlen)
 {
+	MYSQL	   *conn = c->my;
 	infile_source src = {read, arg, false};
 	int			failed;
 	unsigned int warnings;
@@ -245,7 +299,7 @@ mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read, void *arg,
 	set_infile_source(conn, NULL);
 	if (failed)
 	{
-		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return local_infile_refused(mysql_errno(conn), src.started) ?
 			MBM_LOAD_REFUSED : -1;
 	}
@@ -265,14 +319,16 @@ mbm_load_local(MYSQL *conn, const char *sql, mbm_load_read_fn read, void *arg,
 	return rows;
 }
 
-int
-mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen)
+static int
+my_query(mbm_conn *c, const char *sql, char *err, size_t errlen)
 {
+	MYSQL	   *conn = c->my;
 	MYSQL_RES  *res;
 
+	c->last_code[0] = '\0';
 	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0)
 	{
-		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	res = mysql_store_result(conn);
@@ -280,14 +336,39 @@ mbm_query(MYSQL *conn, const char *sql, char *err, size_t errlen)
 		mysql_free_result(res);
 	else if (mysql_field_count(conn) != 0)
 	{
-		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	return 0;
 }
 
-mbm_stmt *
-mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t errlen)
+static int64_t
+my_query_rows(mbm_conn *c, const char *sql, mbm_row_fn fn, void *arg, char *err, size_t errlen)
+{
+	MYSQL	   *conn = c->my;
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	int64_t		n = 0;
+
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+		(res = mysql_store_result(conn)) == NULL)
+	{
+		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
+		return -1;
+	}
+	while ((row = mysql_fetch_row(res)) != NULL)
+	{
+		fn(arg, (int) mysql_num_fields(res), (const char *const *) row);
+		n++;
+	}
+	mysql_free_result(res);
+	return n;
+}
+
+static void my_stmt_close(mbm_stmt *s);
+
+static mbm_stmt *
+my_prepare(mbm_conn *conn, const char *sql, int nparams, char *err, size_t errlen)
 {
 	mbm_stmt   *s = calloc(1, sizeof(mbm_stmt));
 
@@ -296,8 +377,9 @@ mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t er
 		set_error(err, errlen, "prepare", "out of memory");
 		return NULL;
 	}
+	s->conn = conn;
 	s->nparams = nparams;
-	s->stmt = mysql_stmt_init(conn);
+	s->stmt = mysql_stmt_init(conn->my);
 	s->binds = calloc(nparams > 0 ? nparams : 1, sizeof(MYSQL_BIND));
 	s->lengths = calloc(nparams > 0 ? nparams : 1, sizeof(unsigned long));
 	s->ints = calloc(nparams > 0 ? nparams : 1, sizeof(int32_t));
@@ -306,32 +388,33 @@ mbm_stmt_prepare(MYSQL *conn, const char *sql, int nparams, char *err, size_t er
 		s->sql == NULL)
 	{
 		set_error(err, errlen, "prepare", "out of memory");
-		mbm_stmt_close(s);
+		my_stmt_close(s);
 		return NULL;
 	}
 	if (mysql_stmt_prepare(s->stmt, sql, (unsigned long) strlen(sql)) != 0)
 	{
-		set_mysql_error(err, errlen, sql, mysql_stmt_error(s->stmt),
+		set_mysql_error(conn, err, errlen, sql, mysql_stmt_error(s->stmt),
 						mysql_stmt_errno(s->stmt));
-		mbm_stmt_close(s);
+		my_stmt_close(s);
 		return NULL;
 	}
 	if ((int) mysql_stmt_param_count(s->stmt) != nparams)
 	{
 		set_error(err, errlen, sql, "unexpected number of parameters");
-		mbm_stmt_close(s);
+		my_stmt_close(s);
 		return NULL;
 	}
 	return s;
 }
 
-int64_t
-mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
-				 char *err, size_t errlen)
+static int64_t
+my_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues, char *err, size_t errlen)
 {
 	int			i;
 	int64_t		rows = 0;
 
+	/* a failure of our own must not be taken for the last one's code */
+	s->conn->last_code[0] = '\0';
 	for (i = 0; i < nvalues; i++)
 	{
 		MYSQL_BIND *b = &s->binds[i];
@@ -354,13 +437,13 @@ mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
 	}
 	if (nvalues > 0 && mysql_stmt_bind_param(s->stmt, s->binds) != 0)
 	{
-		set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+		set_mysql_error(s->conn, err, errlen, s->sql, mysql_stmt_error(s->stmt),
 						mysql_stmt_errno(s->stmt));
 		return -1;
 	}
 	if (mysql_stmt_execute(s->stmt) != 0)
 	{
-		set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+		set_mysql_error(s->conn, err, errlen, s->sql, mysql_stmt_error(s->stmt),
 						mysql_stmt_errno(s->stmt));
 		return -1;
 	}
@@ -368,7 +451,7 @@ mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
 	{
 		if (mysql_stmt_store_result(s->stmt) != 0)
 		{
-			set_mysql_error(err, errlen, s->sql, mysql_stmt_error(s->stmt),
+			set_mysql_error(s->conn, err, errlen, s->sql, mysql_stmt_error(s->stmt),
 							mysql_stmt_errno(s->stmt));
 			return -1;
 		}
@@ -378,22 +461,18 @@ mbm_stmt_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues,
 	return rows;
 }
 
-unsigned int
-mbm_stmt_errno(const mbm_stmt *s)
+static int64_t
+my_text_execute(mbm_conn *c, const char *sql, size_t len, const char *what,
+				char *err, size_t errlen)
 {
-	return mysql_stmt_errno(s->stmt);
-}
-
-int64_t
-mbm_text_execute(MYSQL *conn, const char *sql, size_t len, const char *what,
-				 char *err, size_t errlen)
-{
+	MYSQL	   *conn = c->my;
 	MYSQL_RES  *res;
 	int64_t		rows = 0;
 
+	c->last_code[0] = '\0';
 	if (mysql_real_query(conn, sql, (unsigned long) len) != 0)
 	{
-		set_mysql_error(err, errlen, what, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, what, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	/* every row read, as mbm_stmt_execute() does with a prepared statement */
@@ -405,16 +484,21 @@ mbm_text_execute(MYSQL *conn, const char *sql, size_t len, const char *what,
 	}
 	else if (mysql_field_count(conn) != 0)
 	{
-		set_mysql_error(err, errlen, what, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, what, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	return rows;
 }
 
-int
-mbm_quote_literal(const char *text, int len, char *out, size_t outlen, void *arg)
+/*
+ * Text as a MySQL string literal between single quotes, escaped by
+ * mysql_real_escape_string() for the connection (arg, an mbm_conn *): its
+ * character set and NO_BACKSLASH_ESCAPES.
+ */
+static int
+my_quote_literal(const char *text, int len, char *out, size_t outlen, void *arg)
 {
-	MYSQL	   *conn = arg;
+	MYSQL	   *conn = ((mbm_conn *) arg)->my;
 	unsigned long n;
 
 	/* the library's worst case is every byte escaped, plus the quotes and NUL */
@@ -429,8 +513,8 @@ mbm_quote_literal(const char *text, int len, char *out, size_t outlen, void *arg
 	return (int) n + 2;
 }
 
-void
-mbm_stmt_close(mbm_stmt *s)
+static void
+my_stmt_close(mbm_stmt *s)
 {
 	if (s == NULL)
 		return;
@@ -445,9 +529,10 @@ mbm_stmt_close(mbm_stmt *s)
 
 /* First column of the first row of a text query, or "" */
 static int
-query_value(MYSQL *conn, const char *sql, char *out, size_t outlen,
+query_value(mbm_conn *c, const char *sql, char *out, size_t outlen,
 			char *err, size_t errlen)
 {
+	MYSQL	   *conn = c->my;
 	MYSQL_RES  *res;
 	MYSQL_ROW	row;
 
@@ -455,7 +540,7 @@ query_value(MYSQL *conn, const char *sql, char *out, size_t outlen,
 	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
 		(res = mysql_store_result(conn)) == NULL)
 	{
-		set_mysql_error(err, errlen, sql, mysql_error(conn), mysql_errno(conn));
+		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
 		return -1;
 	}
 	row = mysql_fetch_row(res);
@@ -465,8 +550,8 @@ query_value(MYSQL *conn, const char *sql, char *out, size_t outlen,
 	return 0;
 }
 
-int
-mbm_server_facts_read(MYSQL *conn, mbm_server_facts *f, char *err, size_t errlen)
+static int
+my_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
 {
 	char		version[128];
 	char		comment[128];
@@ -487,3 +572,251 @@ mbm_server_facts_read(MYSQL *conn, mbm_server_facts *f, char *err, size_t errlen
 	snprintf(f->version_string, sizeof(f->version_string), "%s %s", version, comment);
 	return 0;
 }
+
+/* Error numbers are decimal, 1 to 65535. */
+static bool
+my_code_valid(const char *code)
+{
+	size_t		n = strspn(code, "0123456789");
+	unsigned long v;
+
+	if (n == 0 || n > 5 || code[n] != '\0')
+		return false;
+	v = strtoul(code, NULL, 10);
+	return v >= 1 && v <= 65535;
+}
+
+static bool
+my_code_never_ignored(const char *code)
+{
+	return never_ignored((unsigned int) strtoul(code, NULL, 10));
+}
+
+static int
+my_library_init(void)
+{
+	return mysql_library_init(0, NULL, NULL);
+}
+
+static void
+my_library_end(void)
+{
+	mysql_library_end();
+}
+
+static void
+my_thread_init(void)
+{
+	mysql_thread_init();
+}
+
+static void
+my_thread_end(void)
+{
+	mysql_thread_end();
+}
+
+/*
+ * Whether the server runs on this host: reached through a unix socket, or
+ * by a loopback name.  The library's description of the connection says
+ * which ("Localhost via UNIX socket", "127.0.0.1 via TCP/IP"), whatever
+ * chose it: our options, --defaults-file or the library's defaults.
+ */
+static bool
+my_server_is_local(mbm_conn *conn)
+{
+	const char *info = mysql_get_host_info(conn->my);
+	size_t		n;
+
+	if (info == NULL)
+		return false;
+	if (strstr(info, "via UNIX socket") != NULL)
+		return true;
+	n = strcspn(info, " ");
+	return (n == 9 && strncasecmp(info, "localhost", n) == 0) ||
+		(n == 9 && strncmp(info, "127.0.0.1", n) == 0) ||
+		(n == 3 && strncmp(info, "::1", n) == 0);
+}
+
+static const char *
+my_status_sql(mbm_conn *conn)
+{
+	return "SHOW GLOBAL STATUS";
+}
+
+/*
+ * The server counters the summary divides by queries, those the server has.
+ * MariaDB dropped Innodb_rows_read (MDEV-28539; 10.11 has none): its
+ * Rows_read, the rows every engine read, stands in, under its own name.
+ */
+static const mbm_shown_status my_shown_status[MBM_COST_STATUS_SHOWN] = {
+	{"Innodb_rows_read", "Rows_read", NULL, 1},
+	{"Innodb_buffer_pool_read_requests", NULL, NULL, 1},
+	{"Innodb_buffer_pool_reads", NULL, NULL, 1},
+	{"Innodb_data_written", NULL, "Innodb_data_written (KB):", 1024},
+	{"Innodb_os_log_written", NULL, "Innodb_os_log_written (bytes):", 1},
+	{"Handler_read_key", NULL, NULL, 1},
+};
+
+/*
+ * One row of a query on the monitor as text; NULL (and nothing to free) if
+ * it failed or returned no row.  The caller frees the result.
+ */
+static MYSQL_ROW
+monitor_row(MYSQL *conn, const char *sql, size_t len, MYSQL_RES **res)
+{
+	MYSQL_ROW	row;
+
+	*res = NULL;
+	if (mysql_real_query(conn, sql, (unsigned long) len) != 0 ||
+		(*res = mysql_store_result(conn)) == NULL)
+		return NULL;
+	row = mysql_fetch_row(*res);
+	if (row == NULL)
+	{
+		mysql_free_result(*res);
+		*res = NULL;
+	}
+	return row;
+}
+
+/* "key": value into f when value is an integer; whether it was. */
+static bool
+json_int_member(FILE *f, bool first, const char *key, const char *value)
+{
+	if (value == NULL || !mbm_is_integer(value))
+		return false;
+	if (!first)
+		fputs(", ", f);
+	mbm_json_string(f, key);
+	fprintf(f, ": %s", value);
+	return true;
+}
+
+/*
+ * The tables: information_schema.TABLES of the connection's database (the
+ * run's, --mysql-db) for sbtest1..N, or for a table-per-client workload the
+ * tables its clients scan.  The statement is text, and holds no value from
+ * the command line (the table names are ours, the schema DATABASE()): a
+ * prepared statement would show in Com_stmt_prepare, Com_stmt_execute and
+ * the general log as Prepare/Execute, where only the workload's statements
+ * belong.  The history list length: Innodb_history_list_length (MariaDB),
+ * else InnoDB's trx_rseg_history_len metric (MySQL).
+ */
+static char *
+my_data_state(mbm_conn *monitor, const mbm_options *o, const mb_workload *w)
+{
+	static const char history_status[] = "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'";
+	static const char history_metric[] =
+		"SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'";
+	char	   *sql = NULL;
+	size_t		sql_len = 0;
+	char	   *json = NULL;
+	size_t		json_len = 0;
+	FILE	   *q;
+	FILE	   *f;
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	bool		first = true;
+	int			t;
+
+	if ((q = open_memstream(&sql, &sql_len)) == NULL)
+		return NULL;
+	fputs("SELECT SUM(DATA_LENGTH), SUM(INDEX_LENGTH), SUM(TABLE_ROWS)"
+		  " FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (", q);
+	for (t = 1; t <= o->tables; t++)
+	{
+		bool		used = !w->table_per_client;
+		int			i;
+
+		/* a client scans table (index % tables) + 1 */
+		for (i = 0; !used && i < o->threads && i < o->tables; i++)
+			used = (i % o->tables) + 1 == t;
+		if (!used)
+			continue;
+		fprintf(q, "%s'sbtest%d'", first ? "" : ", ", t);
+		first = false;
+	}
+	fputc(')', q);
+	if (fclose(q) != 0)
+	{
+		free(sql);
+		return NULL;
+	}
+	if ((f = open_memstream(&json, &json_len)) == NULL)
+	{
+		free(sql);
+		return NULL;
+	}
+	first = true;
+	fputc('{', f);
+	if ((row = monitor_row(monitor->my, sql, sql_len, &res)) != NULL)
+	{
+		if (json_int_member(f, first, "data_bytes", row[0]))
+			first = false;
+		if (json_int_member(f, first, "index_bytes", row[1]))
+			first = false;
+		if (json_int_member(f, first, "rows", row[2]))
+			first = false;
+		mysql_free_result(res);
+	}
+	free(sql);
+	row = monitor_row(monitor->my, history_status, strlen(history_status), &res);
+	if (row == NULL || mysql_num_fields(res) < 2 || row[1] == NULL || !mbm_is_integer(row[1]))
+	{
+		if (res)
+			mysql_free_result(res);
+		row = monitor_row(monitor->my, history_metric, strlen(history_metric), &res);
+		if (row && json_int_member(f, first, "history_length", row[0]))
+			first = false;
+	}
+	else if (json_int_member(f, first, "history_length", row[1]))
+		first = false;
+	if (res)
+		mysql_free_result(res);
+	fputc('}', f);
+	if (fclose(f) != 0 || first)
+	{
+		free(json);
+		return NULL;
+	}
+	return json;
+}
+
+const mbm_driver mbm_mysql_driver = {
+	.name = "mysql",
+	.dbms_title = "MySQL",
+	.code_title = "MySQL error number",
+	/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
+	.default_ignored = "1213,1205,1062",
+	.code_example = "1213,1205,1062",
+	.placeholder = MB_PLACEHOLDER_QMARK,
+	.library_init = my_library_init,
+	.library_end = my_library_end,
+	.thread_init = my_thread_init,
+	.thread_end = my_thread_end,
+	.code_valid = my_code_valid,
+	.code_never_ignored = my_code_never_ignored,
+	.connect = my_connect,
+	.close = my_close,
+	.error_code = my_error_code,
+	.session_id = my_session_id,
+	.cancel_sql = my_cancel_sql,
+	.query = my_query,
+	.query_rows = my_query_rows,
+	.prepare = my_prepare,
+	.execute = my_execute,
+	.stmt_close = my_stmt_close,
+	.text_execute = my_text_execute,
+	.quote_literal = my_quote_literal,
+	.server_facts = my_server_facts,
+	.check_tables = mbm_mysql_check_tables,
+	.cmd_prepare = mbm_mysql_prepare,
+	.cmd_cleanup = mbm_mysql_cleanup,
+	.cmd_maintain = mbm_mysql_maintain,
+	.server_is_local = my_server_is_local,
+	.status_sql = my_status_sql,
+	.shown_status = my_shown_status,
+	.datadir_sql = "SELECT @@datadir",
+	.data_state = my_data_state,
+};

@@ -1,5 +1,7 @@
 /*
- * mbm_prepare.c — create, load and drop the sbtest tables on MySQL/MariaDB.
+ * mbm_prepare.c — the mysql driver's commands: create, load and drop the
+ * sbtest tables on MySQL/MariaDB, and maintain them between the suite's
+ * write and read phases.
  *
  * Tables and values are exactly those of docs/workloads.md and of the
  * extension's bench_prepare: id AUTO_INCREMENT primary key, k uniform in
@@ -42,8 +44,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mb_values.h"
+
+#include <mysql.h>
+
+/* this file is the mysql driver's own */
+#define MY (&mbm_mysql_driver)
+
+/* Longest wait for dirty pages, so a busy server cannot hang the suite. */
+#define MBM_FLUSH_TIMEOUT_S 300
+/* Without the privilege to force a flush, how long to give the page cleaner. */
+#define MBM_UNFORCED_WAIT_S 10
 
 #define MBM_LOAD_ROWS	2000
 #define MBM_COMMIT_ROWS 100000
@@ -178,31 +191,23 @@ row_source_read(void *arg, char *buf, unsigned int len)
  * digits converted: ascii.
  */
 static int
-choose_load_charset(loader *l, MYSQL *conn)
+choose_load_charset(loader *l, mbm_conn *conn)
 {
-	const char *sql = "SELECT @@character_set_database";
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
-	bool		wide = false;
+	char		charset[64];
+	bool		wide;
 
-	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(conn)) == NULL)
-	{
-		snprintf(l->error, sizeof(l->error), "%s: %s", sql, mysql_error(conn));
+	if (mbm_query_value(l->o, conn, "SELECT @@character_set_database", charset,
+						sizeof(charset), l->error, sizeof(l->error)) != 0)
 		return -1;
-	}
-	row = mysql_fetch_row(res);
-	if (row && row[0])
-		wide = strcmp(row[0], "ucs2") == 0 || strncmp(row[0], "utf16", 5) == 0 ||
-			strcmp(row[0], "utf32") == 0;
-	mysql_free_result(res);
+	wide = strcmp(charset, "ucs2") == 0 || strncmp(charset, "utf16", 5) == 0 ||
+		strcmp(charset, "utf32") == 0;
 	l->load_charset = wide ? "ascii" : "binary";
 	return 0;
 }
 
 /* 0, -1 with l->error set, or MBM_LOAD_REFUSED (nothing was loaded). */
 static int
-load_rows_local(loader *l, MYSQL *conn, int table, mb_rng *rng)
+load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 {
 	const mbm_options *o = l->o;
 	row_source	src = {&l->sh->stop, rng, 1, o->table_size, {0}, 0, 0};
@@ -231,7 +236,7 @@ load_rows_local(loader *l, MYSQL *conn, int table, mb_rng *rng)
 
 /* One multi-row INSERT of 'rows' rows, ready to bind. */
 static mbm_stmt *
-prepare_insert(MYSQL *conn, int table, int rows, char *err, size_t errlen)
+prepare_insert(mbm_conn *conn, int table, int rows, char *err, size_t errlen)
 {
 	size_t		len = 128 + (size_t) rows * 16;
 	char	   *sql = malloc(len);
@@ -242,13 +247,13 @@ prepare_insert(MYSQL *conn, int table, int rows, char *err, size_t errlen)
 	n = (size_t) snprintf(sql, len, "INSERT INTO sbtest%d (id, k, c, pad) VALUES ", table);
 	for (i = 0; i < rows; i++)
 		n += (size_t) snprintf(sql + n, len - n, "%s(?, ?, ?, ?)", i ? ", " : "");
-	stmt = mbm_stmt_prepare(conn, sql, rows * 4, err, errlen);
+	stmt = MY->prepare(conn, sql, rows * 4, err, errlen);
 	free(sql);
 	return stmt;
 }
 
 static int
-load_rows_insert(loader *l, MYSQL *conn, int table, mb_rng *rng)
+load_rows_insert(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 {
 	const mbm_options *o = l->o;
 	mb_bind_value *values = calloc((size_t) MBM_LOAD_ROWS * 4, sizeof(mb_bind_value));
@@ -258,7 +263,7 @@ load_rows_insert(loader *l, MYSQL *conn, int table, mb_rng *rng)
 	int64_t		uncommitted = 0;
 	int			rc = -1;
 
-	if (mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+	if (MY->query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
 		goto done;
 
 	while (id <= o->table_size)
@@ -301,29 +306,30 @@ load_rows_insert(loader *l, MYSQL *conn, int table, mb_rng *rng)
 			v[3].text = c + MB_C_LEN;
 			v[3].text_len = MB_PAD_LEN;
 		}
-		if (mbm_stmt_execute(stmt, values, rows * 4, l->error, sizeof(l->error)) < 0)
+		if (MY->execute(stmt, values, rows * 4, l->error, sizeof(l->error)) < 0)
 		{
 			if (stmt != full)
-				mbm_stmt_close(stmt);
+				MY->stmt_close(stmt);
 			goto done;
 		}
 		if (stmt != full)
-			mbm_stmt_close(stmt);
+			MY->stmt_close(stmt);
 		id += rows;
 		uncommitted += rows;
 		if (uncommitted >= MBM_COMMIT_ROWS)
 		{
-			if (mbm_query(conn, "COMMIT", l->error, sizeof(l->error)) != 0 ||
-				mbm_query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+			if (MY->query(conn, "COMMIT", l->error, sizeof(l->error)) != 0 ||
+				MY->query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
 				goto done;
 			uncommitted = 0;
 		}
 	}
-	if (mbm_query(conn, "COMMIT", l->error, sizeof(l->error)) != 0)
+	if (MY->query(conn, "COMMIT", l->error, sizeof(l->error)) != 0)
 		goto done;
 	rc = 0;
 done:
-	mbm_stmt_close(full);
+	if (full)
+		MY->stmt_close(full);
 	free(values);
 	free(texts);
 	return rc;
@@ -331,18 +337,18 @@ done:
 
 /* One statement of a table's load, unless a stop signal came; 0 on success. */
 static int
-step(loader *l, MYSQL *conn, const char *sql)
+step(loader *l, mbm_conn *conn, const char *sql)
 {
 	if (atomic_load(&l->sh->stop))
 	{
 		snprintf(l->error, sizeof(l->error), "stopped");
 		return -1;
 	}
-	return mbm_query(conn, sql, l->error, sizeof(l->error));
+	return MY->query(conn, sql, l->error, sizeof(l->error));
 }
 
 static int
-load_table(loader *l, MYSQL *conn, int table)
+load_table(loader *l, mbm_conn *conn, int table)
 {
 	const mbm_options *o = l->o;
 	uint64_t	seed = o->seeded ? o->seed : (uint64_t) time(NULL);
@@ -373,7 +379,7 @@ load_table(loader *l, MYSQL *conn, int table)
 			if (!atomic_exchange(&l->sh->noted, true))
 			{
 				printf("note: LOAD DATA LOCAL INFILE refused (%s); loading with multi-row INSERTs\n",
-					   mysql_error(conn));
+					   mysql_error(mbm_mysql_handle(conn)));
 				fflush(stdout);
 			}
 			/* the library never asked for data: no value was drawn */
@@ -404,15 +410,15 @@ static void *
 loader_main(void *arg)
 {
 	loader	   *l = arg;
-	MYSQL	   *conn;
+	mbm_conn   *conn;
 
 	mysql_thread_init();
-	conn = mbm_connect_loader(l->o, l->error, sizeof(l->error));
+	conn = mbm_mysql_connect_loader(l->o, l->error, sizeof(l->error));
 	if (conn)
-		atomic_store(&l->worker.conn_id, mysql_thread_id(conn));
+		atomic_store(&l->worker.conn_id, MY->session_id(conn));
 	if (conn == NULL ||
-		mbm_query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error)) != 0 ||
-		mbm_query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error)) != 0 ||
+		MY->query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error)) != 0 ||
+		MY->query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error)) != 0 ||
 		choose_load_charset(l, conn) != 0)
 		l->failed = true;
 	while (!l->failed && !atomic_load(&l->sh->stop))
@@ -425,43 +431,41 @@ loader_main(void *arg)
 			l->failed = true;
 	}
 	if (conn)
-		mysql_close(conn);
+		MY->close(conn);
 	mysql_thread_end();
 	atomic_store(&l->worker.running, false);
 	return NULL;
 }
 
+static void
+ignore_row(void *arg, int ncols, const char *const *values)
+{
+}
+
 /* Drop sbtestN for N > tables while they exist, so runs never use stale ones. */
 static int
-drop_tables_from(MYSQL *conn, int first, char *err, size_t errlen)
+drop_tables_from(mbm_conn *conn, int first, char *err, size_t errlen)
 {
 	int			t;
 
 	for (t = first;; t++)
 	{
 		char		sql[128];
-		MYSQL_RES  *res;
-		bool		exists;
+		int64_t		exists;
 
 		snprintf(sql, sizeof(sql), "SHOW TABLES LIKE 'sbtest%d'", t);
-		if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-			(res = mysql_store_result(conn)) == NULL)
-		{
-			snprintf(err, errlen, "%s: %s", sql, mysql_error(conn));
+		if ((exists = MY->query_rows(conn, sql, ignore_row, NULL, err, errlen)) < 0)
 			return -1;
-		}
-		exists = mysql_num_rows(res) > 0;
-		mysql_free_result(res);
-		if (!exists)
+		if (exists == 0)
 			return 0;
 		snprintf(sql, sizeof(sql), "DROP TABLE sbtest%d", t);
-		if (mbm_query(conn, sql, err, errlen) != 0)
+		if (MY->query(conn, sql, err, errlen) != 0)
 			return -1;
 	}
 }
 
 int
-mbm_prepare(const mbm_options *o)
+mbm_mysql_prepare(const mbm_options *o)
 {
 	int			nthreads = o->threads < o->tables ? o->threads : o->tables;
 	loader	   *loaders = calloc(nthreads, sizeof(loader));
@@ -470,7 +474,7 @@ mbm_prepare(const mbm_options *o)
 	/* on the heap with the loaders: an abandoned loader still uses them */
 	load_shared *sh = malloc(sizeof(load_shared));
 	char		err[512];
-	MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
+	mbm_conn   *conn = mbm_connect(o, err, sizeof(err));
 	int			started = 0;
 	int			loaded;
 	bool		all_ended;
@@ -484,16 +488,16 @@ mbm_prepare(const mbm_options *o)
 	atomic_init(&sh->stop, false);
 	if (conn == NULL)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_BAD_INPUT;
 	}
 	if (drop_tables_from(conn, o->tables + 1, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
-		mysql_close(conn);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
+		MY->close(conn);
 		return MBM_EXIT_FAILED;
 	}
-	mysql_close(conn);
+	MY->close(conn);
 
 	for (i = 0; i < nthreads && mbm_stop_signal() == 0; i++)
 	{
@@ -504,7 +508,7 @@ mbm_prepare(const mbm_options *o)
 		workers[i] = &loaders[i].worker;
 		if (pthread_create(&threads[i], NULL, loader_main, &loaders[i]) != 0)
 		{
-			fprintf(stderr, "microbench-mysql: prepare failed: cannot start a loader thread\n");
+			fprintf(stderr, "%s: prepare failed: cannot start a loader thread\n", mbm_progname);
 			atomic_store(&sh->stop, true);
 			rc = MBM_EXIT_FAILED;
 			break;
@@ -519,15 +523,15 @@ mbm_prepare(const mbm_options *o)
 		pthread_join(threads[i], NULL);
 		if (loaders[i].failed && mbm_stop_signal() == 0)
 		{
-			fprintf(stderr, "microbench-mysql: prepare failed: %s\n", loaders[i].error);
+			fprintf(stderr, "%s: prepare failed: %s\n", mbm_progname, loaders[i].error);
 			rc = MBM_EXIT_FAILED;
 		}
 	}
 	loaded = atomic_load(&sh->loaded);
 	if (mbm_stop_signal() != 0 && loaded < o->tables)
 	{
-		fprintf(stderr, "microbench-mysql: prepare interrupted by %s after loading %d of %d table(s):"
-				" run prepare again\n", mbm_stop_signal_name(), loaded, o->tables);
+		fprintf(stderr, "%s: prepare interrupted by %s after loading %d of %d table(s):"
+				" run prepare again\n", mbm_progname, mbm_stop_signal_name(), loaded, o->tables);
 		rc = 128 + mbm_stop_signal();
 	}
 	/* abandoned loaders still use theirs: leave them to the exit */
@@ -541,36 +545,41 @@ mbm_prepare(const mbm_options *o)
 	return rc;
 }
 
-int
-mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing, char *err, size_t errlen)
+typedef struct tables_seen
 {
-	const char *sql = "SHOW TABLES LIKE 'sbtest%'";
+	bool	   *have;			/* [1..tables] */
+	int			tables;
+} tables_seen;
+
+static void
+note_table(void *arg, int ncols, const char *const *row)
+{
+	tables_seen *ts = arg;
+	char	   *end;
+	long		n;
+
+	if (ncols < 1 || row[0] == NULL || strlen(row[0]) < 7)
+		return;
+	n = strtol(row[0] + 6, &end, 10);
+	if (*end == '\0' && end != row[0] + 6 && n >= 1 && n <= ts->tables)
+		ts->have[n] = true;
+}
+
+int
+mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char *err,
+					   size_t errlen)
+{
 	bool	   *have = calloc((size_t) o->tables + 1, sizeof(bool));
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
+	tables_seen ts = {have, o->tables};
 	int			first_missing = 0;
 	int			t;
 
 	*missing = false;
-	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(conn)) == NULL)
+	if (MY->query_rows(conn, "SHOW TABLES LIKE 'sbtest%'", note_table, &ts, err, errlen) < 0)
 	{
-		snprintf(err, errlen, "%s: %s (%u)", sql, mysql_error(conn), mysql_errno(conn));
 		free(have);
 		return -1;
 	}
-	while ((row = mysql_fetch_row(res)) != NULL)
-	{
-		char	   *end;
-		long		n;
-
-		if (row[0] == NULL)
-			continue;
-		n = strtol(row[0] + 6, &end, 10);
-		if (*end == '\0' && end != row[0] + 6 && n >= 1 && n <= o->tables)
-			have[n] = true;
-	}
-	mysql_free_result(res);
 	for (t = 1; t <= o->tables && first_missing == 0; t++)
 		if (!have[t])
 			first_missing = t;
@@ -588,22 +597,141 @@ mbm_check_tables(MYSQL *conn, const mbm_options *o, bool *missing, char *err, si
 }
 
 int
-mbm_cleanup(const mbm_options *o)
+mbm_mysql_cleanup(const mbm_options *o)
 {
 	char		err[512];
-	MYSQL	   *conn = mbm_connect(o, err, sizeof(err));
+	mbm_conn   *conn = mbm_connect(o, err, sizeof(err));
 	int			rc = MBM_EXIT_OK;
 
 	if (conn == NULL)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_BAD_INPUT;
 	}
 	if (drop_tables_from(conn, 1, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		rc = MBM_EXIT_FAILED;
 	}
-	mysql_close(conn);
+	MY->close(conn);
 	return rc;
+}
+
+/* ---- maintain: the suite's post-write step ---- */
+
+static double
+monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The first value of a one-row query, as text; 0 on success. */
+static int
+query_text(MYSQL *conn, const char *sql, char *out, size_t outlen)
+{
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	int			rc = -1;
+
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+		(res = mysql_store_result(conn)) == NULL)
+		return -1;
+	row = mysql_fetch_row(res);
+	if (row && row[0] && strspn(row[0], "0123456789.") == strlen(row[0]))
+	{
+		snprintf(out, outlen, "%s", row[0]);
+		rc = 0;
+	}
+	mysql_free_result(res);
+	return rc;
+}
+
+/* One number from SHOW GLOBAL STATUS, or -1. */
+static long long
+global_status(MYSQL *conn, const char *name)
+{
+	char		sql[128];
+	MYSQL_RES  *res;
+	MYSQL_ROW	row;
+	long long	v = -1;
+
+	snprintf(sql, sizeof(sql), "SHOW GLOBAL STATUS LIKE '%s'", name);
+	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
+		(res = mysql_store_result(conn)) == NULL)
+		return -1;
+	row = mysql_fetch_row(res);
+	if (row && row[1])
+		v = atoll(row[1]);
+	mysql_free_result(res);
+	return v;
+}
+
+/*
+ * The suite's post-write maintenance: ANALYZE TABLE, then a wait for InnoDB's
+ * dirty pages to be written.  Also the command "maintain", for scripts that
+ * walk the suite's steps themselves (test/demo.sh, microbench-compare).
+ */
+int
+mbm_mysql_maintain(const mbm_options *o)
+{
+	char		err[512];
+	mbm_conn   *mc = mbm_connect(o, err, sizeof(err));
+	MYSQL	   *conn;
+	double		deadline = monotonic_s() + MBM_FLUSH_TIMEOUT_S;
+	long long	dirty;
+	char		old_pct[64];
+	bool		forced;
+	int			t;
+
+	if (mc == NULL)
+	{
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
+		return MBM_EXIT_FAILED;
+	}
+	conn = mbm_mysql_handle(mc);
+	for (t = 1; t <= o->tables; t++)
+	{
+		char		sql[64];
+
+		snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", t);
+		if (MY->query(mc, sql, err, sizeof(err)) != 0)
+		{
+			fprintf(stderr, "%s: %s\n", mbm_progname, err);
+			MY->close(mc);
+			return MBM_EXIT_FAILED;
+		}
+	}
+	/*
+	 * InnoDB keeps dirty pages in memory while idle; setting
+	 * innodb_max_dirty_pages_pct to 0 makes the page cleaner write them all,
+	 * which is what "wait for dirty pages to drain" means.  The old value is
+	 * put back afterwards.  Without the privilege we wait a little and say so.
+	 */
+	forced = query_text(conn, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct", old_pct,
+						sizeof(old_pct)) == 0 &&
+		MY->query(mc, "SET GLOBAL innodb_max_dirty_pages_pct = 0", err, sizeof(err)) == 0;
+	if (!forced)
+	{
+		printf("maintenance: cannot force a flush (%s); waiting at most %d s\n", err,
+			   MBM_UNFORCED_WAIT_S);
+		deadline = monotonic_s() + MBM_UNFORCED_WAIT_S;
+	}
+	/* a stop signal ends the wait, not the restore below */
+	while ((dirty = global_status(conn, "Innodb_buffer_pool_pages_dirty")) > 0 &&
+		   monotonic_s() < deadline && mbm_stop_signal() == 0)
+		usleep(100000);
+	if (forced)
+	{
+		char		sql[128];
+
+		snprintf(sql, sizeof(sql), "SET GLOBAL innodb_max_dirty_pages_pct = %s", old_pct);
+		if (MY->query(mc, sql, err, sizeof(err)) != 0)
+			fprintf(stderr, "%s: could not restore innodb_max_dirty_pages_pct: %s\n", mbm_progname, err);
+	}
+	printf("maintenance: ANALYZE TABLE done; %lld dirty pages left\n", dirty < 0 ? 0 : dirty);
+	MY->close(mc);
+	return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : MBM_EXIT_OK;
 }

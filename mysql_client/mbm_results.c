@@ -61,7 +61,7 @@ add_kind(row *r, const char *column, const char *text, column_kind kind)
 	if (r->n >= MAX_COLUMNS)
 	{
 		/* a programming error, caught by any test run */
-		fprintf(stderr, "microbench-mysql: more than %d result columns\n", MAX_COLUMNS);
+		fprintf(stderr, "%s: more than %d result columns\n", mbm_progname, MAX_COLUMNS);
 		abort();
 	}
 	r->cols[r->n].column = column;
@@ -187,7 +187,7 @@ add_run_options(row *rw, const mbm_options *o, const mbm_result *r)
 	by_code[len++] = '{';
 	for (i = 0; i < o->n_ignored; i++)
 		if (r->errors_by_code[i] > 0)
-			len += (size_t) snprintf(by_code + len, sizeof(by_code) - len, "%s\"%u\": %llu",
+			len += (size_t) snprintf(by_code + len, sizeof(by_code) - len, "%s\"%s\": %llu",
 									 len > 1 ? ", " : "", o->ignore_codes[i],
 									 (unsigned long long) r->errors_by_code[i]);
 	snprintf(by_code + len, sizeof(by_code) - len, "}");
@@ -219,7 +219,8 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add(rw, "dbms", r->server.dbms, false);
 	add(rw, "version", r->server.version, false);
 	add(rw, "version_string", r->server.version_string, false);
-	add(rw, "compiler", NULL, false);	/* MySQL and MariaDB do not say */
+	/* Postgres says in version(), as the extension records it; MySQL and MariaDB do not */
+	add(rw, "compiler", r->server.compiler[0] ? r->server.compiler : NULL, false);
 	add(rw, "label", o->label, false);
 	add(rw, "workload", r->workload->name, false);
 	add(rw, "phase", o->phase, false);
@@ -250,7 +251,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add_int(rw, "cpu_cores", r->host.cpu_cores, false);
 	add_int(rw, "memory_bytes", (long long) r->host.memory_bytes, r->host.memory_bytes == 0);
 	add(rw, "kernel", r->host.kernel, false);
-	add(rw, "driver", "microbench-mysql", false);
+	add(rw, "driver", o->driver->name, false);
 	add_run_options(rw, o, r);
 	add_costs(rw, r);
 	add_verdicts(rw, r);
@@ -455,14 +456,14 @@ mbm_record_result(const mbm_options *o, const mbm_result *r, bool *in_file_only)
 		}
 		/* strip libpq's trailing newline for a one-line message */
 		err[strcspn(err, "\n")] = '\0';
-		fprintf(stderr, "microbench-mysql: %s; keeping the result in %s\n", err, o->results_file);
+		fprintf(stderr, "%s: %s; keeping the result in %s\n", mbm_progname, err, o->results_file);
 		rc = MBM_EXIT_FAILED;
 		if (in_file_only)
 			*in_file_only = true;
 	}
 	if (append_json_line(o->results_file, &rw, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: %s: the result above was not saved\n", err);
+		fprintf(stderr, "%s: %s: the result above was not saved\n", mbm_progname, err);
 		free_row(&rw);
 		if (in_file_only)
 			*in_file_only = false;
@@ -503,7 +504,7 @@ void
 mbm_print_load_recipe(const char *results_file, const char *results_db)
 {
 	/* the conninfo given, which holds no password (mbm_results_db_check) */
-	printf("load %s into the results database with:\n  microbench-mysql load ", results_file);
+	printf("load %s into the results database with:\n  %s load ", results_file, mbm_progname);
 	print_shell_word(results_file);
 	printf(" --results-db=");
 	if (results_db)

@@ -6,14 +6,15 @@
  * through warm-up (events not counted), the measured window (progress lines
  * every --report-interval seconds) and stop.  An event is exactly what the
  * catalog says: one autocommit statement, or BEGIN, the statements, COMMIT
- * sent as text, as sysbench sends them.  Each client writes only its own
- * slot; the main thread reads the slots for progress and, after joining the
+ * sent as text, as sysbench sends them.  Everything the DBMS does goes
+ * through the options' driver (mbm_driver.h), so this loop is the same for
+ * MySQL, MariaDB and Postgres.  Each client writes only its own slot; the main thread reads the slots for progress and, after joining the
  * threads, for the result.
  *
  * What the window cost is taken at its two ends: each client thread its own
  * CPU (RUSAGE_THREAD) just before its first measured event and when it
  * leaves its event loop, the main thread the server's SHOW GLOBAL STATUS
- * (on a monitor connection) and the host's CPU and disk (mbm_cost.c) just
+ * (the driver's counters, on a monitor connection) and the host's CPU and disk (mbm_cost.c) just
  * before it switches the clients to the measured phase and once every
  * client has finished its last event.  At both ends the clients are idle
  * while the snapshot is taken: after a warm-up they pause (PHASE_PAUSE)
@@ -43,7 +44,7 @@
  * holds so far marked as interrupted, and returns 128 + the signal; when a
  * client fails (the server went away, a statement failed) it prints that
  * client's error and returns 1.  Either way clients still blocked in a
- * statement get KILL QUERY (mbm_stop.c) rather than holding the exit up.
+ * statement have it cancelled (mbm_stop.c) rather than holding the exit up.
  */
 #include "mbm.h"
 
@@ -152,7 +153,7 @@ typedef struct mbm_plans
 } mbm_plans;
 
 static int
-prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
+prepare_plans(mbm_client *c, mbm_conn *conn, mb_bind_ctx *bind, mbm_plans *plans)
 {
 	int			t;
 
@@ -169,7 +170,7 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 		{
 			const mb_stmt *stmt = &mb_catalog_stmts[s];
 			int			nparams = mb_catalog_param_count(stmt, c->range);
-			size_t		len = 256 + (size_t) nparams * 3;
+			size_t		len = 256 + (size_t) nparams * 8;	/* ", $1000" or ", ?" each */
 			char	   *sql;
 
 			if (!mb_catalog_uses_stmt(c->w, stmt->id))
@@ -178,7 +179,7 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 				t + 1 != mb_catalog_pick_table(c->w, bind, plans->tables, c->index))
 				continue;
 			sql = malloc(len);
-			if (mb_catalog_render_sql(stmt, t + 1, c->range, MB_PLACEHOLDER_QMARK,
+			if (mb_catalog_render_sql(stmt, t + 1, c->range, c->o->driver->placeholder,
 									  sql, len) < 0)
 			{
 				snprintf(c->error, sizeof(c->error), "statement %s too long", stmt->key);
@@ -191,8 +192,8 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 				plans->templates[t][s] = sql;
 				continue;
 			}
-			plans->stmts[t][s] = mbm_stmt_prepare(conn, sql, nparams, c->error,
-												  sizeof(c->error));
+			plans->stmts[t][s] = c->o->driver->prepare(conn, sql, nparams, c->error,
+													   sizeof(c->error));
 			free(sql);
 			if (plans->stmts[t][s] == NULL)
 				return -1;
@@ -203,7 +204,7 @@ prepare_plans(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
 
 /* Close and free the statements; the plans can then be prepared again. */
 static void
-close_plans(mbm_plans *plans)
+close_plans(const mbm_driver *d, mbm_plans *plans)
 {
 	int			t,
 				s;
@@ -211,7 +212,8 @@ close_plans(mbm_plans *plans)
 	for (t = 0; plans->stmts && t < plans->tables; t++)
 	{
 		for (s = 0; plans->stmts[t] && s < MB_NUM_STMTS; s++)
-			mbm_stmt_close(plans->stmts[t][s]);
+			if (plans->stmts[t][s])
+				d->stmt_close(plans->stmts[t][s]);
 		free(plans->stmts[t]);
 	}
 	for (t = 0; plans->templates && t < plans->tables; t++)
@@ -226,51 +228,58 @@ close_plans(mbm_plans *plans)
 	plans->templates = NULL;
 }
 
+/* The code of the connection's last failure into code. */
+static void
+take_code(mbm_client *c, mbm_conn *conn, char *code)
+{
+	snprintf(code, MBM_CODE_LEN, "%s", c->o->driver->error_code(conn));
+}
+
 /*
  * One statement with freshly drawn values: executed as prepared, or in text
  * mode rendered with its values as literals and sent as a query.  On
- * failure *code is the MySQL error number (0 for a failure of our own).
+ * failure code is the DBMS's error code ("" for a failure of our own).
  */
 static int
-run_statement(mbm_client *c, MYSQL *conn, mbm_plans *plans, int table,
+run_statement(mbm_client *c, mbm_conn *conn, mbm_plans *plans, int table,
 			  const mb_stmt *stmt, mb_bind_ctx *bind, mb_text_buffers *texts,
-			  mb_bind_value *values, unsigned int *code)
+			  mb_bind_value *values, char *code)
 {
+	const mbm_driver *d = c->o->driver;
 	int			n = mb_catalog_bind(stmt, bind, texts, values);
 	int			len;
 
 	if (!c->o->ps_disable)
 	{
-		mbm_stmt   *s = plans->stmts[table - 1][stmt->id];
-
-		if (mbm_stmt_execute(s, values, n, c->error, sizeof(c->error)) >= 0)
+		if (d->execute(plans->stmts[table - 1][stmt->id], values, n, c->error,
+					   sizeof(c->error)) >= 0)
 			return 0;
-		*code = mbm_stmt_errno(s);
+		take_code(c, conn, code);
 		return -1;
 	}
-	len = mb_catalog_render_literal(stmt, table, c->range, values, mbm_quote_literal,
+	len = mb_catalog_render_literal(stmt, table, c->range, values, d->quote_literal,
 									conn, c->literal, c->literal_len);
 	if (len < 0)
 	{
 		snprintf(c->error, sizeof(c->error), "statement %s with its values does not fit"
 				 " %zu bytes", stmt->key, c->literal_len);
-		*code = 0;
+		code[0] = '\0';
 		return -1;
 	}
-	if (mbm_text_execute(conn, c->literal, (size_t) len, plans->templates[table - 1][stmt->id],
-						 c->error, sizeof(c->error)) >= 0)
+	if (d->text_execute(conn, c->literal, (size_t) len, plans->templates[table - 1][stmt->id],
+						c->error, sizeof(c->error)) >= 0)
 		return 0;
-	*code = mysql_errno(conn);
+	take_code(c, conn, code);
 	return -1;
 }
 
 /*
  * One event: BEGIN?, the steps, COMMIT?; 0 on success, else -1 with the
- * error in c->error and its number in *code.
+ * error in c->error and its code in code.
  */
 static int
-run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
-		  mb_text_buffers *texts, mb_bind_value *values, unsigned int *code)
+run_event(mbm_client *c, mbm_conn *conn, mbm_plans *plans, mb_bind_ctx *bind,
+		  mb_text_buffers *texts, mb_bind_value *values, char *code)
 {
 	const mb_workload *w = c->w;
 	int			table = mb_catalog_pick_table(w, bind, plans->tables, c->index);
@@ -278,9 +287,9 @@ run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
 
 	mb_catalog_begin_event(bind);
 	if (w->in_transaction &&
-		mbm_query(conn, "BEGIN", c->error, sizeof(c->error)) != 0)
+		c->o->driver->query(conn, "BEGIN", c->error, sizeof(c->error)) != 0)
 	{
-		*code = mysql_errno(conn);
+		take_code(c, conn, code);
 		return -1;
 	}
 	for (i = 0; i < MB_MAX_STEPS && w->steps[i].stmt != MB_ST_NONE; i++)
@@ -293,22 +302,22 @@ run_event(mbm_client *c, MYSQL *conn, mbm_plans *plans, mb_bind_ctx *bind,
 				return -1;
 	}
 	if (w->in_transaction &&
-		mbm_query(conn, "COMMIT", c->error, sizeof(c->error)) != 0)
+		c->o->driver->query(conn, "COMMIT", c->error, sizeof(c->error)) != 0)
 	{
-		*code = mysql_errno(conn);
+		take_code(c, conn, code);
 		return -1;
 	}
 	return 0;
 }
 
-/* The index of an error number in --ignore-errors, or -1. */
+/* The index of an error code in --ignore-errors, or -1. */
 static int
-ignored_index(const mbm_options *o, unsigned int code)
+ignored_index(const mbm_options *o, const char *code)
 {
 	int			i;
 
-	for (i = 0; i < o->n_ignored; i++)
-		if (o->ignore_codes[i] == code)
+	for (i = 0; code[0] != '\0' && i < o->n_ignored; i++)
+		if (strcmp(o->ignore_codes[i], code) == 0)
 			return i;
 	return -1;
 }
@@ -321,40 +330,41 @@ ignored_index(const mbm_options *o, unsigned int code)
  * to roll back.  0, or -1 with c->error set.
  */
 static int
-roll_back(mbm_client *c, MYSQL *conn)
+roll_back(mbm_client *c, mbm_conn *conn)
 {
 	if (!c->w->in_transaction)
 		return 0;
-	return mbm_query(conn, "ROLLBACK", c->error, sizeof(c->error));
+	return c->o->driver->query(conn, "ROLLBACK", c->error, sizeof(c->error));
 }
 
 /* Connect, prepare the statements; the connection, or NULL with c->error set. */
-static MYSQL *
+static mbm_conn *
 open_session(mbm_client *c, mb_bind_ctx *bind, mbm_plans *plans)
 {
-	MYSQL	   *conn = mbm_connect(c->o, c->error, sizeof(c->error));
+	const mbm_driver *d = c->o->driver;
+	mbm_conn   *conn = mbm_connect(c->o, c->error, sizeof(c->error));
 
 	if (conn == NULL)
 		return NULL;
-	atomic_store(&c->worker.conn_id, mysql_thread_id(conn));
+	atomic_store(&c->worker.conn_id, d->session_id(conn));
 	atomic_fetch_add(&c->sessions, 1);
 	if (prepare_plans(c, conn, bind, plans) != 0)
 	{
-		close_plans(plans);
+		close_plans(d, plans);
 		atomic_store(&c->worker.conn_id, 0);
-		mysql_close(conn);
+		d->close(conn);
 		return NULL;
 	}
 	return conn;
 }
 
 /* --reconnect: the old connection closed, a new one made and prepared. */
-static MYSQL *
-reopen_session(mbm_client *c, MYSQL *conn, mb_bind_ctx *bind, mbm_plans *plans)
+static mbm_conn *
+reopen_session(mbm_client *c, mbm_conn *conn, mb_bind_ctx *bind, mbm_plans *plans)
 {
-	close_plans(plans);
+	close_plans(c->o->driver, plans);
 	atomic_store(&c->worker.conn_id, 0);
-	mysql_close(conn);
+	c->o->driver->close(conn);
 	return open_session(c, bind, plans);
 }
 
@@ -381,7 +391,8 @@ client_main(void *arg)
 {
 	mbm_client *c = arg;
 	const mbm_options *o = c->o;
-	MYSQL	   *conn;
+	const mbm_driver *d = o->driver;
+	mbm_conn   *conn;
 	mbm_plans	plans = {0};
 	mb_rng		rng;
 	mb_bind_ctx bind;
@@ -396,7 +407,7 @@ client_main(void *arg)
 	int			max_params = 1;
 	int			s;
 
-	mysql_thread_init();
+	d->thread_init();
 	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
 				(uint64_t) c->index);
 	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
@@ -438,7 +449,7 @@ client_main(void *arg)
 		int			phase = atomic_load(c->phase);
 		uint64_t	start,
 					end;
-		unsigned int code = 0;
+		char		code[MBM_CODE_LEN] = "";
 		int			ignored = -1;	/* the ignored error that ended the event */
 
 		if (phase >= PHASE_STOP)
@@ -486,7 +497,7 @@ client_main(void *arg)
 				sleep_ns(1000000);
 			break;
 		}
-		if (run_event(c, conn, &plans, &bind, &texts, values, &code) != 0)
+		if (run_event(c, conn, &plans, &bind, &texts, values, code) != 0)
 		{
 			ignored = ignored_index(o, code);
 			if (ignored < 0 || roll_back(c, conn) != 0)
@@ -531,23 +542,23 @@ client_main(void *arg)
 	atomic_store(&c->state, CLIENT_STOPPED);
 	while (atomic_load(c->phase) < PHASE_CLOSE)
 		sleep_ns(1000000);
-	close_plans(&plans);
-	mysql_close(conn);
+	close_plans(d, &plans);
+	d->close(conn);
 	free(values);
 	free(c->literal);
 	atomic_store(&c->state, CLIENT_DONE);
-	mysql_thread_end();
+	d->thread_end();
 	atomic_store(&c->worker.running, false);
 	return NULL;
 
 failed:
-	close_plans(&plans);
+	close_plans(d, &plans);
 	if (conn)
-		mysql_close(conn);
+		d->close(conn);
 	free(values);
 	free(c->literal);
 	atomic_store(&c->state, CLIENT_FAILED);
-	mysql_thread_end();
+	d->thread_end();
 	atomic_store(&c->worker.running, false);
 	return NULL;
 }
@@ -743,7 +754,7 @@ print_summary(const mbm_options *o, const mbm_result *r)
 		   (unsigned long long) r->errors, r->errors / r->elapsed_s);
 	for (i = 0; i < o->n_ignored; i++)
 		if (r->errors_by_code[i] > 0)
-			printf("        error %-5u                      %-10llu (%.2f per sec.)\n",
+			printf("        error %-5s                      %-10llu (%.2f per sec.)\n",
 				   o->ignore_codes[i], (unsigned long long) r->errors_by_code[i],
 				   r->errors_by_code[i] / r->elapsed_s);
 	if (o->reconnect > 0)
@@ -771,7 +782,7 @@ print_summary(const mbm_options *o, const mbm_result *r)
 static int
 count_scan_rows(const mbm_options *o, int64_t *rows, char *err, size_t errlen)
 {
-	MYSQL	   *conn = mbm_connect(o, err, errlen);
+	mbm_conn   *conn = mbm_connect(o, err, errlen);
 	int			i;
 
 	if (conn == NULL)
@@ -779,22 +790,17 @@ count_scan_rows(const mbm_options *o, int64_t *rows, char *err, size_t errlen)
 	for (i = 0; i < o->threads; i++)
 	{
 		char		sql[64];
-		MYSQL_RES  *res;
-		MYSQL_ROW	row;
+		char		count[32];
 
 		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM sbtest%d", (i % o->tables) + 1);
-		if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-			(res = mysql_store_result(conn)) == NULL)
+		if (mbm_query_value(o, conn, sql, count, sizeof(count), err, errlen) != 0)
 		{
-			snprintf(err, errlen, "%s: %s", sql, mysql_error(conn));
-			mysql_close(conn);
+			o->driver->close(conn);
 			return -1;
 		}
-		row = mysql_fetch_row(res);
-		rows[i] = row && row[0] ? atoll(row[0]) : 0;
-		mysql_free_result(res);
+		rows[i] = atoll(count);
 	}
-	mysql_close(conn);
+	o->driver->close(conn);
 	return 0;
 }
 
@@ -816,8 +822,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	atomic_uint_fast64_t *claimed = malloc(sizeof(atomic_uint_fast64_t));
 	int64_t    *scan_rows = calloc(n, sizeof(int64_t));
 	char		err[512];
-	MYSQL	   *conn;
-	bool		missing;
+	mbm_conn   *conn;
+	bool		missing = false;
 	uint64_t	window_start = 0,
 				window_end = 0,
 				stopped_at = 0;
@@ -852,25 +858,25 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	conn = mbm_connect(o, err, sizeof(err));
 	if (conn == NULL)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_BAD_INPUT;
 	}
-	if (mbm_check_tables(conn, o, &missing, err, sizeof(err)) != 0 ||
-		mbm_server_facts_read(conn, &r->server, err, sizeof(err)) != 0)
+	if (o->driver->check_tables(conn, o, &missing, err, sizeof(err)) != 0 ||
+		o->driver->server_facts(conn, &r->server, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
-		mysql_close(conn);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
+		o->driver->close(conn);
 		return missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
 	}
-	mysql_close(conn);
+	o->driver->close(conn);
 	if (w->table_per_client && count_scan_rows(o, scan_rows, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: %s\n", err);
+		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_FAILED;
 	}
 	if (mbm_cost_open(o, &probe, err, sizeof(err)) != 0)
 	{
-		fprintf(stderr, "microbench-mysql: monitor connection: %s\n", err);
+		fprintf(stderr, "%s: monitor connection: %s\n", mbm_progname, err);
 		return MBM_EXIT_FAILED;
 	}
 	mb_host_collect(&r->host);
@@ -905,8 +911,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		if (o->reconnect > 0)
 			len += (size_t) snprintf(driven + len, sizeof(driven) - len,
 									 ", reconnect every %d events", o->reconnect);
-		printf("microbench-mysql %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
-			   MBM_VERSION, w->name, r->server.dbms, r->server.version, n, driven, window,
+		printf("%s %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
+			   mbm_progname, MBM_VERSION, w->name, r->server.dbms, r->server.version, n, driven, window,
 			   o->warmup_s);
 		fflush(stdout);
 	}
@@ -1024,9 +1030,9 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	if (interrupted_in < 0 && (failure != NULL || failed >= 0))
 	{
 		if (failure != NULL)
-			fprintf(stderr, "microbench-mysql: %s\n", failure);
+			fprintf(stderr, "%s: %s\n", mbm_progname, failure);
 		else
-			fprintf(stderr, "microbench-mysql: client %d: %s\n", failed + 1,
+			fprintf(stderr, "%s: client %d: %s\n", mbm_progname, failed + 1,
 					clients[failed].error);
 		rc = MBM_EXIT_FAILED;
 		goto done;

@@ -12,8 +12,9 @@
  *
  * A worker blocked in one long statement (a lock wait, a long scan, a big
  * CREATE INDEX) would not look at its flag for as long as the statement
- * lasts, so after a grace period the main thread sends KILL QUERY for its
- * connection over a fresh one, and after a little more it stops waiting:
+ * lasts, so after a grace period the main thread cancels its statement
+ * over a fresh connection (the driver's cancel: KILL QUERY on MySQL,
+ * pg_cancel_backend() on Postgres), and after a little more it stops waiting:
  * the process is about to exit, and its sockets close with it.
  *
  * After its cleanup the client ends itself with the same signal (default
@@ -32,11 +33,11 @@
 #error "the signal handler needs a lock-free atomic int"
 #endif
 
-/* KILL QUERY for workers still busy this long after the stop... */
+/* cancel the statements of workers still busy this long after the stop... */
 #define MBM_STOP_GRACE_NS		1000000000ull
 /* ...and stop waiting for them after this long. */
 #define MBM_STOP_GIVE_UP_NS		2000000000ull
-/* the KILL QUERY connection must not itself hang on a server that is gone */
+/* the cancelling connection must not itself hang on a server that is gone */
 #define MBM_KILL_TIMEOUT_S		1
 
 /*
@@ -146,11 +147,11 @@ mbm_stop_exit(int rc)
 	return 128 + sig;
 }
 
-/* KILL QUERY for every busy worker with a connection; how many were sent. */
+/* Cancel the statement of every busy worker with a connection; how many were sent. */
 static int
 kill_queries(const mbm_options *o, mbm_worker **workers, int n, char *err, size_t errlen)
 {
-	MYSQL	   *conn = mbm_connect_timeout(o, MBM_KILL_TIMEOUT_S, err, errlen);
+	mbm_conn   *conn = mbm_connect_timeout(o, MBM_KILL_TIMEOUT_S, err, errlen);
 	int			sent = 0;
 	int			i;
 
@@ -163,12 +164,12 @@ kill_queries(const mbm_options *o, mbm_worker **workers, int n, char *err, size_
 
 		if (!atomic_load(&workers[i]->running) || id == 0)
 			continue;
-		snprintf(sql, sizeof(sql), "KILL QUERY %lu", id);
+		o->driver->cancel_sql(id, sql, sizeof(sql));
 		/* the statement may have ended meanwhile: "unknown thread" is fine */
-		if (mbm_query(conn, sql, err, errlen) == 0)
+		if (mbm_query(o, conn, sql, err, errlen) == 0)
 			sent++;
 	}
-	mysql_close(conn);
+	o->driver->close(conn);
 	return sent;
 }
 
@@ -202,11 +203,12 @@ mbm_workers_wait(const mbm_options *o, mbm_worker **workers, int n, bool hurry,
 			int			sent = kill_queries(o, workers, n, err, sizeof(err));
 
 			if (sent < 0)
-				printf("note: %d thread(s) still busy %.1f s after the stop; cannot send KILL QUERY: %s\n",
+				printf("note: %d thread(s) still busy %.1f s after the stop; cannot cancel their statements: %s\n",
 					   busy, MBM_STOP_GRACE_NS / 1e9, err);
 			else
-				printf("note: %d thread(s) still busy %.1f s after the stop; sent KILL QUERY to %d\n",
-					   busy, MBM_STOP_GRACE_NS / 1e9, sent);
+				printf("note: %d thread(s) still busy %.1f s after the stop; sent %s to %d\n",
+					   busy, MBM_STOP_GRACE_NS / 1e9,
+					   o->driver == &mbm_mysql_driver ? "KILL QUERY" : "a cancel", sent);
 			fflush(stdout);
 			kill_sent = true;
 		}

@@ -49,7 +49,9 @@ CREATE TABLE IF NOT EXISTS microbench.runs (
     cpu_cores       integer,
     memory_bytes    bigint,
     kernel          text,
-    driver          text NOT NULL DEFAULT 'extension'  -- extension or microbench-mysql
+    -- what ran the statements: extension (in-server), mysql or pgsql (the
+    -- client's MySQL/MariaDB and libpq drivers, over the wire)
+    driver          text NOT NULL DEFAULT 'extension'
 );
 
 CREATE INDEX IF NOT EXISTS runs_label_workload
@@ -59,6 +61,17 @@ COMMENT ON TABLE microbench.runs IS
     'one row per finished microbenchmark run (docs/workloads.md gives the counting rules)';
 COMMENT ON COLUMN microbench.runs.qps IS 'queries / elapsed_seconds, BEGIN and COMMIT counted';
 COMMENT ON COLUMN microbench.runs.tps IS 'events / elapsed_seconds';
+COMMENT ON COLUMN microbench.runs.driver IS
+    'what ran the statements: extension (background workers in the server), mysql (the client''s MySQL/MariaDB driver) or pgsql (the client''s libpq driver, Postgres over the wire)';
+
+-- Until the client had a libpq driver its runs were recorded as
+-- 'microbench-mysql'; they are 'mysql' now, so that a driver names the
+-- protocol path alone.  Runs again harmlessly: no row has the old name
+-- after the first time.  No CHECK constraint holds driver to the three
+-- names: a client older than this schema still writes the old name, and
+-- its run is better kept than refused; the reports never pool two drivers'
+-- runs, whatever their names (30_reports.sql).
+UPDATE microbench.runs SET driver = 'mysql' WHERE driver = 'microbench-mysql';
 
 -- Runs that a client could not insert directly (no results database given,
 -- or it was down) arrive as JSON lines, one object per run with the column
@@ -93,7 +106,10 @@ AS $$
              jsonb_populate_record(NULL::microbench.runs,
                  queued.doc || jsonb_build_object(
                      'run_id', nextval('microbench.runs_run_id_seq'),
-                     'driver', coalesce(queued.doc ->> 'driver', 'microbench-mysql'),
+                     -- lines without a driver come from the MySQL/MariaDB client, and
+                     -- files written before the rename say microbench-mysql
+                     'driver', CASE WHEN coalesce(queued.doc ->> 'driver', 'microbench-mysql') = 'microbench-mysql'
+                                    THEN 'mysql' ELSE queued.doc ->> 'driver' END,
                      'errors', coalesce((queued.doc ->> 'errors')::bigint, 0),
                      'ps_mode', coalesce(queued.doc ->> 'ps_mode', 'auto'))) AS r
         RETURNING 1
@@ -102,4 +118,4 @@ AS $$
 $$;
 
 COMMENT ON FUNCTION microbench.import_runs() IS
-    'move the runs queued in microbench.import_queue (JSON lines from microbench-mysql) into microbench.runs';
+    'move the runs queued in microbench.import_queue (JSON lines from microbench-mysql or export_runs) into microbench.runs; a line without a driver is a mysql run';

@@ -120,7 +120,9 @@ AS $$ SELECT trim_scale(round(v::numeric, 6))::text $$;
 
 -- The chart.  base, others, phase, metric, confidence and threshold as for
 -- report_grid(); by_label: one column per other label (per DBMS) instead of
--- one per DBMS.
+-- one per DBMS; driver, base_driver and other_driver choose the runs as for
+-- bench_report(), and the title then names each side by label and driver
+-- ("QPS(gcc over pgsql) / QPS(gcc in-server)").
 --
 -- The ratio axis is logarithmic, so that 0.5 and 2 are bars of one length
 -- and a 20x write leaves room for a 0.95 read.  Each side of 1.0 reaches the
@@ -129,10 +131,13 @@ AS $$ SELECT trim_scale(round(v::numeric, 6))::text $$;
 -- arrow instead of a cap), rounded up to 1.1, 1.25, 1.5, 2, 3, 5, 10, 20,
 -- 30, 50, ... (1/those on the left).
 DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean);
+DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.report_svg(base text, others text[], phase text DEFAULT 'post',
                                                  metric text DEFAULT 'qps', by_label boolean DEFAULT false,
                                                  confidence double precision DEFAULT 0.95,
-                                                 threshold double precision DEFAULT 0.02)
+                                                 threshold double precision DEFAULT 0.02,
+                                                 driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                                 other_driver text DEFAULT NULL)
 RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -167,6 +172,12 @@ DECLARE
     muted_colour   constant text := '#555555';
     noise_tint     constant double precision := 0.62;
 
+    bd        text := coalesce(base_driver, driver);
+    od        text := coalesce(other_driver, driver);
+    -- the sides by name: the label, and its driver when one was chosen
+    base_name text := microbench.side_name(base, bd);
+    names     text[] := ARRAY(SELECT microbench.side_name(o.label, od)
+                              FROM unnest(others) WITH ORDINALITY AS o(label, ord) ORDER BY o.ord);
     grid      jsonb;
     title     text;
     item      text;
@@ -239,12 +250,12 @@ BEGIN
                   HINT = 'The defaults are confidence => 0.95 and threshold => 0.02 (a 2% change).';
     END IF;
     title := CASE WHEN coalesce(array_length(others, 1), 0) = 1
-                  THEN format('%s(%s) / %s(%s)', mname, others[1], mname, base)
-                  ELSE format('%s(label) / %s(%s), label in %s', mname, mname, base,
-                              coalesce(array_to_string(others, ', '), '(none)')) END;
+                  THEN format('%s(%s) / %s(%s)', mname, names[1], mname, base_name)
+                  ELSE format('%s(label) / %s(%s), label in %s', mname, mname, base_name,
+                              coalesce(array_to_string(names, ', '), '(none)')) END;
 
     SELECT jsonb_agg(to_jsonb(r)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold) r;
+    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold, bd, od) r;
 
     IF grid IS NULL THEN
         RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
@@ -336,8 +347,8 @@ BEGIN
                                margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
                                    'phase %s; %s; log scale: bars right of 1.0: %s higher than %s, left: lower',
                                    phase, CASE WHEN repeats THEN 'geometric mean of each label''s runs' ELSE 'one run per label' END,
-                                   CASE WHEN coalesce(array_length(others, 1), 0) = 1 THEN others[1] ELSE 'label' END,
-                                   base), chart_w - 2 * margin, 12)));
+                                   CASE WHEN coalesce(array_length(others, 1), 0) = 1 THEN names[1] ELSE 'label' END,
+                                   base_name), chart_w - 2 * margin, 12)));
     -- the columns (a DBMS: "pg: Postgres"; a label: with its DBMS when there are several),
     -- what the DBMS abbreviations mean, and the no-data mark
     y := y + 24;
@@ -569,5 +580,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION microbench.report_svg(text, text[], text, text, boolean, double precision, double precision) IS
+COMMENT ON FUNCTION microbench.report_svg(text, text[], text, text, boolean, double precision, double precision, text, text, text) IS
     'relative report as a standalone SVG bar chart: ratio other/base per microbenchmark and column on a log axis, diverging from 1.0, with confidence-interval whiskers; hatched: not a significant difference';

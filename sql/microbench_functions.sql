@@ -166,26 +166,48 @@ SELECT pg_catalog.pg_extension_config_dump('microbench.import_queue', '');
 
 -- The reports, under short names in the extension's schema.
 
--- 0.1 had no confidence and threshold arguments
+-- 0.1 had no confidence and threshold arguments, and no driver choice:
+-- driver for both sides, base_driver and other_driver for one
+-- (results_schema/30_reports.sql)
 DROP FUNCTION IF EXISTS bench_report(text, text, text, text, text);
+DROP FUNCTION IF EXISTS bench_report(text, text, text, text, text, float8, float8);
 CREATE OR REPLACE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
                              phase text DEFAULT 'post', metric text DEFAULT 'qps',
-                             confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
+                             confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02,
+                             driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                             other_driver text DEFAULT NULL)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT microbench.bench_report(base, other, format, phase, metric, confidence, threshold) $$;
+AS $$
+    SELECT microbench.bench_report(base, other, format, phase, metric, confidence, threshold,
+                                   driver, base_driver, other_driver)
+$$;
 
 CREATE OR REPLACE FUNCTION bench_relative(base text, VARIADIC others text[])
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
 
+DROP FUNCTION IF EXISTS bench_relative(text, text[], text, text, text, float8, float8);
 CREATE OR REPLACE FUNCTION bench_relative(base text, others text[], format text,
+                               phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                               confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02,
+                               driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                               other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT microbench.bench_relative(base, others, format, phase, metric, confidence, threshold,
+                                     driver, base_driver, other_driver)
+$$;
+
+-- a label's runs over the wire (driver pgsql) against its runs in-server
+CREATE OR REPLACE FUNCTION bench_protocol(label text, format text DEFAULT 'text',
                                phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT microbench.bench_relative(base, others, format, phase, metric, confidence, threshold) $$;
+AS $$ SELECT microbench.bench_protocol(label, format, phase, metric, confidence, threshold) $$;
 
 -- ---- the standard suite -------------------------------------------------
 

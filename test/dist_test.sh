@@ -40,7 +40,7 @@ for f in LICENSE META.json README.md Makefile extension/microbench.control exten
     [ -f "$src/$f" ] || missing="$missing $f"
 done
 is "$missing" "" "the tarball has the licence, metadata, docs, sources, the frozen 0.1 script and the tests"
-is "$(cd "$src" && find . \( -name '*.o' -o -name '*.so' -o -name 'microbench--0.2.sql' -o -name microbench-mysql \) | head -3)" "" \
+is "$(cd "$src" && find . \( -name '*.o' -o -name '*.so' -o -name 'microbench--0.2.sql' -o -name microbench-mysql -o -name microbench -type f \) | head -3)" "" \
     "... and no build products"
 
 if make -s -C "$src" >"$work/build.log" 2>&1; then ok 0 "the unpacked tarball builds"; else
@@ -54,12 +54,15 @@ libdir=$stage$("${PG_CONFIG:-pg_config}" --pkglibdir)
 missing=""
 for f in "$sharedir/microbench.control" "$sharedir/microbench--0.1.sql" "$sharedir/microbench--0.2.sql" \
          "$sharedir/microbench--0.1--0.2.sql" "$libdir/microbench.so" \
-         "$stage/usr/local/bin/microbench-mysql" "$stage/usr/local/bin/microbench-compare"; do
+         "$stage/usr/local/bin/microbench" "$stage/usr/local/bin/microbench-mysql" \
+         "$stage/usr/local/bin/microbench-compare"; do
     [ -e "$f" ] || missing="$missing ${f#$stage}"
 done
-is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, both commands"
-"$stage/usr/local/bin/microbench-mysql" --help >/dev/null 2>&1
-ok $? "the installed microbench-mysql runs (--help)"
+is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the commands"
+"$stage/usr/local/bin/microbench" --help >/dev/null 2>&1
+ok $? "the installed microbench runs (--help)"
+"$stage/usr/local/bin/microbench-mysql" --help 2>&1 | grep -q '^Usage: microbench-mysql '
+ok $? "the installed microbench-mysql runs (--help), under its own name"
 "$stage/usr/local/bin/microbench-compare" --help >/dev/null 2>&1
 ok $? "the installed microbench-compare runs (--help)"
 

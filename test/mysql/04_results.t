@@ -17,7 +17,7 @@ is "$(pg_value "SELECT count(*) FROM microbench.runs") " "$((before + 1)) " "the
 row=$(pg_value "SELECT concat_ws('|', dbms, version = '$(my_value "SELECT SUBSTRING_INDEX(VERSION(), '-', 1)")', label, workload, phase,
                  tables, table_size, range_size, clients, rand_type, seed, seconds, driver)
                 FROM microbench.runs ORDER BY run_id DESC LIMIT 1")
-is "$row" "mariadb|t|gcc|read-only_range=100|pre|1|5000|100|1|pareto|9|0.5|microbench-mysql" \
+is "$row" "mariadb|t|gcc|read-only_range=100|pre|1|5000|100|1|pareto|9|0.5|mysql" \
    "dbms, version, label, workload and every parameter are recorded"
 is "$(pg_value "SELECT (queries = events * 16 AND qps > 0 AND lat_p95_ms > 0 AND host <> '' AND cpu_cores > 0
                         AND version_string LIKE '%MariaDB%' AND compiler IS NULL)

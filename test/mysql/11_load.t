@@ -32,7 +32,7 @@ is "$(runs)" "$((before + 1))" "the run is one new row in microbench.runs"
 row=$(pg_value "SELECT concat_ws('|', dbms, label, workload, phase, seed, events, queries, driver,
                                  to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'))
                 FROM microbench.runs WHERE label = 'loadme'")
-want="mariadb|loadme|point-query|post|11|$(json_field "$line" events)|$(json_field "$line" queries)|microbench-mysql|$(json_field "$line" started_at | cut -c1-26)"
+want="mariadb|loadme|point-query|post|11|$(json_field "$line" events)|$(json_field "$line" queries)|mysql|$(json_field "$line" started_at | cut -c1-26)"
 is "$row" "$want" "the row has the file's dbms, label, workload, phase, seed, events, queries, driver and start"
 is "$(pg_value "SELECT qps = '$(json_field "$line" qps)'::float8 AND lat_p95_ms = '$(json_field "$line" lat_p95_ms)'::float8
                        AND array_length(qps_per_second, 1) > 0

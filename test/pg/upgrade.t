@@ -7,7 +7,9 @@
 # signatures, results, attributes, bodies and grants; tables with columns,
 # constraints and indexes; views; comments: test/pg/extension_objects.sql).
 # Under 0.1 the 0.2 library must refuse to run, saying how to update; after
-# the update the old result must still be there and a run must work.
+# the update the old result must still be there and a run must work, and a
+# run the MySQL/MariaDB client recorded as driver microbench-mysql is a
+# mysql run.
 #
 # Run by test/run_pg_tests.sh and make installcheck; needs PGHOST, PGPORT,
 # PGUSER of a server with microbench 0.1 and 0.2 scripts installed and a
@@ -64,6 +66,11 @@ q "$old_db" "INSERT INTO microbench.runs (dbms, version, workload, phase, label,
                  events, queries, tps, qps)
              VALUES ('postgres', '15', 'point-query', 'post', 'kept', 1, 0, 1, 1, 100, 'uniform',
                      now() - interval '1 s', now(), 1, 1000, 3000, 1000, 3000)" >/dev/null
+q "$old_db" "INSERT INTO microbench.runs (dbms, version, workload, phase, label, seconds, warmup,
+                 clients, tables, table_size, rand_type, started_at, ended_at, elapsed_seconds,
+                 events, queries, tps, qps, driver)
+             VALUES ('mariadb', '10.11', 'point-query', 'post', 'kept', 1, 0, 1, 1, 100, 'uniform',
+                     now() - interval '1 s', now(), 1, 500, 1500, 500, 1500, 'microbench-mysql')" >/dev/null
 q "$old_db" "INSERT INTO microbench.datasets (schema_name, tables, table_size) VALUES ('kept', 1, 100)" >/dev/null
 
 out=$(q "$old_db" "ALTER EXTENSION microbench UPDATE")
@@ -77,10 +84,12 @@ else
     ok 1 "0.1 updated to 0.2 has exactly the objects of a fresh 0.2"
     diff "$old_objects" "$new_objects" | sed 's/^/#   /' | cut -c1-200
 fi
-is "$(q "$old_db" "SELECT label || ' ' || qps || ' ' || (qps_per_second IS NULL) FROM microbench.runs")" \
+is "$(q "$old_db" "SELECT label || ' ' || qps || ' ' || (qps_per_second IS NULL) FROM microbench.runs WHERE dbms = 'postgres'")" \
     "kept 3000 true" "the result recorded under 0.1 is still there, with the new columns empty"
-is "$(q "$old_db" "SELECT runs || ' ' || median_qps FROM microbench.label_stats WHERE label = 'kept'")" \
-    "1 3000" "the reports read it"
+is "$(q "$old_db" "SELECT string_agg(dbms || ' ' || driver, ', ' ORDER BY dbms) FROM microbench.runs")" \
+    "mariadb mysql, postgres extension" "the client's run recorded as microbench-mysql is now driver mysql"
+is "$(q "$old_db" "SELECT runs || ' ' || median_qps || ' ' || driver FROM microbench.label_stats WHERE label = 'kept' AND dbms = 'postgres'")" \
+    "1 3000 extension" "the reports read it"
 is "$(q "$old_db" "SELECT tables || ' ' || table_size FROM microbench.datasets WHERE schema_name = 'kept'")" \
     "1 100" "the datasets recorded under 0.1 are still there"
 is "$(q "$old_db" "SELECT count(*) FROM microbench.workloads")" 32 "the catalog has the 32 workloads once"

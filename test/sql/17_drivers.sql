@@ -1,0 +1,199 @@
+-- 17_drivers.sql — which driver ran the statements, and reports that never
+-- pool two of them: the migration of the client's old driver name, what
+-- import_runs() records, a label measured both in-server and over the wire
+-- (libpq) compared per driver and against itself (bench_protocol), and the
+-- refusals when a comparison does not say which runs it means.  Synthetic
+-- runs with known ratios: every pgsql run is 0.4 of its in-server run, and
+-- drv-clang is 1.10 of drv-gcc in-server and 1.05 of it over the wire (each
+-- side's three runs in an order that shows no trend over the rounds).
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(34);
+
+CREATE FUNCTION pg_temp.run(dbms text, label text, driver text, workload text, qps float8,
+                            canary float8 DEFAULT NULL, ps_mode text DEFAULT 'auto') RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                                 rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                                 events, queries, qps, tps, driver, canary_before_us, canary_after_us,
+                                 ps_mode)
+    VALUES (dbms, '1', label, workload, 'post', 1, 1000, 1, 'uniform', 1, 0, now(), now(), 1,
+            1, 1, qps, qps, driver, canary, canary, ps_mode)
+$$;
+
+-- ---- the driver column ---------------------------------------------------------
+-- The update script from 0.1 (the install script replayed) carries the
+-- migration of the client's old name; run its statement here, twice.
+SELECT pg_temp.run('mariadb', 'drv-old', 'microbench-mysql', 'point-query', 100);
+SELECT pg_temp.run('postgres', 'drv-old', 'extension', 'point-query', 100);
+CREATE TEMP TABLE migration AS
+SELECT substring(pg_read_file((SELECT setting FROM pg_config WHERE name = 'SHAREDIR')
+                              || '/extension/microbench--0.1--0.2.sql')
+                 FROM 'UPDATE microbench\.runs SET driver = [^;]*;') AS statement;
+SELECT is(statement, 'UPDATE microbench.runs SET driver = ''mysql'' WHERE driver = ''microbench-mysql'';',
+          'the update script renames the client''s driver microbench-mysql to mysql')
+FROM migration;
+DO $$ BEGIN EXECUTE (SELECT statement FROM pg_temp.migration); END $$;
+SELECT is((SELECT string_agg(dbms || ' ' || driver, ', ' ORDER BY dbms) FROM microbench.runs WHERE label = 'drv-old'),
+          'mariadb mysql, postgres extension',
+          '... which turns the old rows into mysql and leaves in-server runs alone');
+DO $$ BEGIN EXECUTE (SELECT statement FROM pg_temp.migration); END $$;
+SELECT is((SELECT string_agg(dbms || ' ' || driver, ', ' ORDER BY dbms) FROM microbench.runs WHERE label = 'drv-old'),
+          'mariadb mysql, postgres extension', '... and changes nothing when run again');
+SELECT is((SELECT count(*) FROM microbench.runs WHERE driver = 'microbench-mysql'), 0::bigint,
+          'no run has the old name');
+
+-- import_runs(): a line without a driver is the MySQL/MariaDB client's, and
+-- files written before the rename say microbench-mysql
+INSERT INTO microbench.import_queue (doc)
+SELECT jsonb_build_object('dbms', d.dbms, 'version', '1', 'label', 'drv-import', 'workload', d.workload,
+                          'phase', 'post', 'tables', 1, 'table_size', 1000, 'clients', 1, 'rand_type', 'uniform',
+                          'seconds', 1, 'warmup', 0, 'started_at', now(), 'ended_at', now(),
+                          'elapsed_seconds', 1, 'events', 1, 'queries', 1, 'qps', 1, 'tps', 1)
+       || coalesce(jsonb_build_object('driver', d.driver), '{}')
+FROM (VALUES ('mariadb', 'point-query', NULL), ('mariadb', 'scan', 'microbench-mysql'),
+             ('postgres', 'point-query', 'pgsql'), ('postgres', 'scan', 'extension')) AS d(dbms, workload, driver);
+SELECT is(microbench.import_runs(), 4::bigint, 'import_runs() loads the four lines');
+SELECT results_eq(
+    $$SELECT dbms, workload, driver FROM microbench.runs WHERE label = 'drv-import' ORDER BY dbms, workload$$,
+    $$VALUES ('mariadb', 'point-query', 'mysql'), ('mariadb', 'scan', 'mysql'),
+             ('postgres', 'point-query', 'pgsql'), ('postgres', 'scan', 'extension')$$,
+    'import_runs(): no driver is mysql, microbench-mysql becomes mysql, pgsql and extension are kept');
+SELECT ok(col_description('microbench.runs'::regclass,
+                          (SELECT attnum FROM pg_attribute WHERE attrelid = 'microbench.runs'::regclass
+                                                             AND attname = 'driver'))
+          ~ 'extension .*mysql .*pgsql', 'the driver column''s comment names the three drivers');
+
+-- ---- one label, two drivers ------------------------------------------------------
+SELECT pg_temp.run('postgres', 'drv-gcc', 'extension', 'point-query', q, 100) FROM unnest(ARRAY[1000, 990, 1010]) q;
+SELECT pg_temp.run('postgres', 'drv-gcc', 'pgsql', 'point-query', q * 0.4, 150, 'disable') FROM unnest(ARRAY[1000, 990, 1010]) q;
+SELECT pg_temp.run('postgres', 'drv-clang', 'extension', 'point-query', q * 1.1) FROM unnest(ARRAY[1000, 990, 1010]) q;
+SELECT pg_temp.run('postgres', 'drv-clang', 'pgsql', 'point-query', q * 0.4 * 1.05) FROM unnest(ARRAY[1000, 990, 1010]) q;
+
+SELECT results_eq(
+    $$SELECT d, base_runs, other_runs, round(base_value::numeric, 1), round(other_value::numeric, 1),
+             round(ratio::numeric, 4), significant, base_driver_used, other_driver_used
+      FROM unnest(ARRAY['extension', 'pgsql']) d, microbench.compare('drv-gcc', 'drv-clang', driver => d)
+      ORDER BY d$$,
+    $$VALUES ('extension', 3, 3, 1000.0, 1100.0, 1.1000, true, 'extension', 'extension'),
+             ('pgsql', 3, 3, 400.0, 420.0, 1.0500, true, 'pgsql', 'pgsql')$$,
+    'compare(driver => ...): each driver''s own runs, 3 a side, and its own ratio');
+SELECT matches(bench_report('drv-gcc', 'drv-clang', driver => 'pgsql'),
+               E'\n1\\.05    point-query\n.*\n-- cells: QPS\\(drv-clang over pgsql\\) / QPS\\(drv-gcc over pgsql\\)',
+               'bench_report(driver => ''pgsql''): the ratio over the wire, and the caption names the driver');
+SELECT matches(microbench.bench_report('drv-gcc', 'drv-clang', driver => 'extension'),
+               E'\n1\\.10    point-query\n.*\n-- cells: QPS\\(drv-clang in-server\\) / QPS\\(drv-gcc in-server\\)',
+               'microbench.bench_report(driver => ''extension''): the ratio in-server');
+SELECT matches(bench_relative('drv-gcc', ARRAY['drv-clang'], 'text', driver => 'pgsql'),
+               E'^-- pg: QPS\\(label\\) / QPS\\(drv-gcc over pgsql\\)\n\n-- point queries\ndrv-clang over pgsql\n.*\n1\\.05 +point-query\n',
+               'bench_relative(driver => ''pgsql''): the column and the base name their driver');
+SELECT is((SELECT string_agg(driver || ' ' || runs || ' ' || median_qps, ', ' ORDER BY driver)
+           FROM microbench.label_stats WHERE label = 'drv-gcc'),
+          'extension 3 1000, pgsql 3 400', 'label_stats: a line per driver');
+SELECT is((SELECT string_agg(label || ' ' || driver || ' ' || runs || ' ' || qps, ', ' ORDER BY label, driver)
+           FROM microbench.bench_costs(ARRAY['drv-gcc', 'drv-clang'])),
+          'drv-clang extension 3 1100, drv-clang pgsql 3 420, drv-gcc extension 3 1000, drv-gcc pgsql 3 400',
+          'bench_costs: a line per label and driver');
+
+-- ---- a label against itself: what the protocol path costs -----------------------
+SELECT results_eq(
+    $$SELECT base_runs, other_runs, round(base_value::numeric, 1), round(other_value::numeric, 1),
+             round(ratio::numeric, 4), significant
+      FROM microbench.compare('drv-gcc', 'drv-gcc', base_driver => 'extension', other_driver => 'pgsql')$$,
+    $$VALUES (3, 3, 1000.0, 400.0, 0.4000, true)$$,
+    'compare(label, label, base_driver, other_driver): two sides of 3 runs each, not one of 6, ratio 0.40');
+SELECT matches(bench_report('drv-gcc', 'drv-gcc', base_driver => 'extension', other_driver => 'pgsql'),
+               E'\n0\\.40    point-query\n.*\n-- cells: QPS\\(drv-gcc over pgsql\\) / QPS\\(drv-gcc in-server\\)',
+               'bench_report(gcc, gcc, base_driver => extension, other_driver => pgsql): 0.40, the sides named');
+SELECT is(bench_protocol('drv-gcc'),
+'-- drv-gcc: wire QPS / in-server QPS (driver pgsql / driver extension)
+
+-- point queries
+pg
+-       hot-points
+0.40    point-query
+-       points-covered-pk
+-       points-covered-si
+-       points-notcovered-pk
+-       points-notcovered-si
+-       random-points_range=1000
+-       random-points_range=100
+-       random-points_range=10
+
+-- pg: Postgres
+-- cells: QPS(drv-gcc over pgsql) / QPS(drv-gcc in-server), from the geometric mean of each label''s runs; - means no data
+-- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell
+-- run options: drv-gcc in-server defaults; drv-gcc over pgsql ps_mode=disable
+-- warning: pg: the machine ran at a different speed for the two labels: the host-speed canary took 100 us (median) in the runs of drv-gcc in-server and 150 us in those of drv-gcc over pgsql (50% slower for drv-gcc over pgsql, p = 0.0039); ratios mix the builds'' difference with the machine''s',
+    'bench_protocol: wire QPS / in-server QPS, the sides'' own run options and canaries');
+SELECT matches(bench_protocol('drv-gcc', 'markdown'),
+               E'^## drv-gcc: wire QPS / in-server QPS \\(driver pgsql / driver extension\\)\n\n### point queries\n.*\n\\| 0\\.40 \\[0\\.39, 0\\.41\\] \\| point-query \\|',
+               'bench_protocol in markdown: the same heading, and the interval');
+SELECT matches(bench_protocol('drv-gcc', 'svg'), '<title>QPS\(drv-gcc over pgsql\) / QPS\(drv-gcc in-server\)</title>',
+               'bench_protocol as SVG: the title says wire over in-server');
+SELECT matches(microbench.bench_protocol('drv-gcc', metric => 'tps'),
+               E'^-- drv-gcc: wire tps / in-server tps ',
+               'bench_protocol of another metric says so');
+SELECT is(bench_protocol('drv-old'), '', 'a label without runs over the wire: an empty protocol report');
+
+-- ---- refused, never pooled -------------------------------------------------------
+SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang')$$, '22023',
+                 'label "drv-gcc" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
+                 'no driver given, a label with runs in-server and over the wire: refused with 22023');
+SELECT throws_ok($$SELECT * FROM microbench.compare('drv-gcc', 'drv-clang')$$, '22023', NULL,
+                 '... and so is compare()');
+SELECT throws_ok($$SELECT * FROM microbench.compare_warnings('drv-gcc', 'drv-clang')$$, '22023', NULL,
+                 '... compare_warnings()');
+SELECT throws_ok($$SELECT bench_relative('drv-gcc', 'drv-clang')$$, '22023', NULL,
+                 '... bench_relative()');
+SELECT throws_ok($$SELECT microbench.report_svg('drv-gcc', ARRAY['drv-clang'])$$, '22023', NULL,
+                 '... and the SVG chart');
+SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang', base_driver => 'pgsql')$$, '22023',
+                 'label "drv-clang" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
+                 'one side''s driver given: the other side must not be mixed either');
+-- the error says how to choose
+CREATE FUNCTION pg_temp.error_hint(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    hint text;
+BEGIN
+    EXECUTE q;
+    RETURN NULL;
+EXCEPTION WHEN invalid_parameter_value THEN
+    GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+    RETURN hint;
+END $$;
+SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-gcc', 'drv-clang')$$),
+          'Pass driver => ''extension'' or ''pgsql'' to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers.',
+          'its hint names the drivers to pass');
+
+-- two labels over different drivers, none chosen: a cross-driver ratio is asked for, not found
+SELECT pg_temp.run('postgres', 'drv-inside', 'extension', 'point-query', q) FROM unnest(ARRAY[1000, 990, 1010]) q;
+SELECT pg_temp.run('postgres', 'drv-wire', 'pgsql', 'point-query', q * 0.5) FROM unnest(ARRAY[1000, 990, 1010]) q;
+SELECT throws_ok($$SELECT bench_report('drv-inside', 'drv-wire')$$, '22023',
+                 'the postgres runs of label "drv-inside" are over driver extension and those of label "drv-wire" over driver pgsql in 1 workload(s), e.g. point-query',
+                 'two labels, each over another driver, none chosen: refused');
+SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-inside', 'drv-wire')$$),
+          'Pass base_driver => ''extension'' and other_driver => ''pgsql'' to compare them all the same.',
+          '... saying how to ask for it');
+SELECT matches(bench_report('drv-inside', 'drv-wire', base_driver => 'extension', other_driver => 'pgsql'),
+               E'\n0\\.50    point-query\n', '... and asked for, it is the ratio of the two');
+
+-- a label against itself needs two drivers
+SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-gcc')$$, '22023',
+                 'label "drv-gcc" is compared with itself: both sides would be the same runs',
+                 'a label against itself without drivers: refused');
+SELECT throws_ok($$SELECT bench_report('drv-inside', 'drv-inside', driver => 'extension')$$, '22023', NULL,
+                 '... and with one driver for both sides');
+
+-- one driver per DBMS is the usual case and stays as it was: Postgres in-server, MariaDB over the client
+SELECT pg_temp.run(d, l, CASE d WHEN 'postgres' THEN 'extension' ELSE 'mysql' END, 'point-query',
+                   q * CASE l WHEN 'drv-b' THEN 1.2 ELSE 1 END)
+FROM unnest(ARRAY['postgres', 'mariadb']) d, unnest(ARRAY['drv-a', 'drv-b']) l, unnest(ARRAY[1000, 990, 1010]) q;
+SELECT matches(bench_report('drv-a', 'drv-b'),
+               E'^-- point queries\npg      ma\n.*\n1\\.20    1\\.20    point-query\n.*\n-- cells: QPS\\(drv-b\\) / QPS\\(drv-a\\),',
+               'no driver given, one driver per DBMS: both columns, labels named as before');
+SELECT matches(bench_report('drv-a', 'drv-b', driver => 'mysql'),
+               E'^-- point queries\nma\n', 'driver => ''mysql'' keeps the MariaDB runs only');
+
+SELECT * FROM finish();
+ROLLBACK;
