@@ -271,6 +271,23 @@ mb_catalog_param_count(const mb_stmt *s, int range)
 	return n;
 }
 
+void
+mb_catalog_param_kinds(const mb_stmt *s, int range, bool *is_text)
+{
+	const char *p;
+	int			i = 0;
+
+	for (p = s->params; *p; p++)
+	{
+		char		kind = (*p == 'L') ? s->list_kind : *p;
+		int			count = (*p == 'L') ? mb_catalog_list_len(s, range) : 1;
+		int			j;
+
+		for (j = 0; j < count; j++)
+			is_text[i++] = kind == 'c' || kind == 'p';
+	}
+}
+
 /*
  * How a statement's parameters are written: as placeholders of a style, or
  * as the values themselves (literal text, for unprepared execution).

@@ -140,6 +140,15 @@ extern int	mb_catalog_list_len(const mb_stmt *s, int range);
 
 /* Number of values bound to statement s for range size R. */
 extern int	mb_catalog_param_count(const mb_stmt *s, int range);
+/*
+ * The type of each bound value of s, in the order they bind, an IN list as
+ * long as range needs: text (a c or pad value) or an integer key.
+ * is_text has room for mb_catalog_param_count(s, range) entries.  Every
+ * driver that types its parameters (the extension's SPI plans, the pgsql
+ * client's prepared statements) types them so, and the server plans the
+ * same statement either way.
+ */
+extern void mb_catalog_param_kinds(const mb_stmt *s, int range, bool *is_text);
 
 typedef enum mb_placeholder_style
 {

@@ -151,10 +151,10 @@ prepare_statements(mb_worker_ctx *ctx)
 			const mb_stmt *stmt = &mb_catalog_stmts[s];
 			int			nargs;
 			Oid		   *argtypes;
+			bool	   *is_text;
 			size_t		buflen;
 			char	   *sql;
-			const char *p;
-			int			i = 0;
+			int			i;
 			SPIPlanPtr	plan;
 
 			if (!mb_catalog_uses_stmt(ctx->workload, stmt->id))
@@ -173,15 +173,11 @@ prepare_statements(mb_worker_ctx *ctx)
 				elog(ERROR, "statement \"%s\" does not fit its buffer", stmt->key);
 
 			argtypes = palloc(sizeof(Oid) * Max(nargs, 1));
-			for (p = stmt->params; *p; p++)
-			{
-				char		kind = (*p == 'L') ? stmt->list_kind : *p;
-				int			count = (*p == 'L') ? mb_catalog_list_len(stmt, range) : 1;
-				int			j;
-
-				for (j = 0; j < count; j++)
-					argtypes[i++] = (kind == 'c' || kind == 'p') ? TEXTOID : INT4OID;
-			}
+			is_text = palloc(sizeof(bool) * Max(nargs, 1));
+			mb_catalog_param_kinds(stmt, range, is_text);
+			for (i = 0; i < nargs; i++)
+				argtypes[i] = is_text[i] ? TEXTOID : INT4OID;
+			pfree(is_text);
 
 			ctx->plans[t][s].nargs = nargs;
 			max_args = Max(max_args, nargs);

@@ -103,11 +103,14 @@ typedef struct mbm_driver
 
 	/*
 	 * Server-side prepared statements: prepare sql (placeholders in the
-	 * driver's style), execute with bound values reading and discarding
-	 * every row as a client that used them would (the rows read, or -1).
+	 * driver's style), the catalog statement stmt rendered for an IN list
+	 * as long as range needs (NULL: a statement of the driver's own, its
+	 * parameter types left to the server); execute with bound values,
+	 * reading and discarding every row as a client that used them would
+	 * (the rows read, or -1).
 	 */
 	mbm_stmt   *(*prepare) (mbm_conn *conn, const char *sql, int nparams,
-							char *err, size_t errlen);
+							const mb_stmt *stmt, int range, char *err, size_t errlen);
 	int64_t		(*execute) (mbm_stmt *stmt, const mb_bind_value *values, int nvalues,
 							char *err, size_t errlen);
 	void		(*stmt_close) (mbm_stmt *stmt);

@@ -368,7 +368,8 @@ my_query_rows(mbm_conn *c, const char *sql, mbm_row_fn fn, void *arg, char *err,
 static void my_stmt_close(mbm_stmt *s);
 
 static mbm_stmt *
-my_prepare(mbm_conn *conn, const char *sql, int nparams, char *err, size_t errlen)
+my_prepare(mbm_conn *conn, const char *sql, int nparams, const mb_stmt *catalog_stmt,
+		   int range, char *err, size_t errlen)
 {
 	mbm_stmt   *s = calloc(1, sizeof(mbm_stmt));
 

@@ -390,74 +390,39 @@ pg_query_rows(mbm_conn *conn, const char *sql, mbm_row_fn fn, void *arg,
 static void pg_stmt_close(mbm_stmt *stmt);
 
 /*
- * The parameter types of the extension's plans (mb_worker.c): int4 for
- * keys, text for c and pad values (assignment casts them to char(n)), so
- * that the server plans the statement the extension plans.  The driver is
- * handed the rendered text and not the catalog statement, so it finds the
- * statement that renders to exactly that text for that table (and, for an
- * IN list as long as the run's range, that range) and takes the kinds of
- * its values.  False for any other statement: the server infers its types
- * (and for ours would infer char, not text, for c and pad).
+ * A catalog statement's parameters get the types the extension gives its
+ * SPI plans (mb_catalog_param_kinds: int4 keys, text c and pad values), so
+ * that the server plans the statement the extension plans; left to the
+ * server, c and pad would be typed char.
  */
-static bool
-catalog_param_types(const char *sql, int nparams, Oid *types)
-{
-	const char *name = strstr(sql, "sbtest");
-	size_t		len = strlen(sql) + 1;
-	char	   *rendered;
-	int			table;
-	int			s;
-	bool		found = false;
-
-	if (name == NULL || sscanf(name + 6, "%d", &table) != 1 ||
-		(rendered = malloc(len)) == NULL)
-		return false;
-	for (s = 0; s < MB_NUM_STMTS && !found; s++)
-	{
-		const mb_stmt *stmt = &mb_catalog_stmts[s];
-		const char *p;
-		int			range = 0;
-		int			i = 0;
-
-		/* the values beyond the statement's own are the list's: its length is R */
-		if (stmt->list_len == MB_LIST_RANGE)
-			range = nparams - mb_catalog_param_count(stmt, 0);
-		if (range < 0 || mb_catalog_param_count(stmt, range) != nparams ||
-			mb_catalog_render_sql(stmt, table, range, MB_PLACEHOLDER_DOLLAR,
-								  rendered, len) < 0 ||
-			strcmp(rendered, sql) != 0)
-			continue;
-		for (p = stmt->params; *p; p++)
-		{
-			char		kind = (*p == 'L') ? stmt->list_kind : *p;
-			int			count = (*p == 'L') ? mb_catalog_list_len(stmt, range) : 1;
-			int			j;
-
-			for (j = 0; j < count; j++)
-				types[i++] = (kind == 'c' || kind == 'p') ? MBM_TEXTOID : MBM_INT4OID;
-		}
-		found = true;
-	}
-	free(rendered);
-	return found;
-}
-
 static mbm_stmt *
-pg_prepare(mbm_conn *conn, const char *sql, int nparams, char *err, size_t errlen)
+pg_prepare(mbm_conn *conn, const char *sql, int nparams, const mb_stmt *stmt, int range,
+		   char *err, size_t errlen)
 {
 	mbm_stmt   *s = calloc(1, sizeof(mbm_stmt));
 	int			slots = nparams > 0 ? nparams : 1;
 	Oid		   *types = calloc(slots, sizeof(Oid));
+	bool	   *is_text = calloc(slots, sizeof(bool));
 	PGresult   *res;
 	int			i;
 
-	if (s == NULL || types == NULL)
+	if (s == NULL || types == NULL || is_text == NULL ||
+		(stmt && mb_catalog_param_count(stmt, range) != nparams))
 	{
-		set_own_error(conn, err, errlen, "prepare", "out of memory");
+		set_own_error(conn, err, errlen, "prepare", s && types && is_text ?
+					  "not the catalog statement's number of parameters" : "out of memory");
 		free(s);
 		free(types);
+		free(is_text);
 		return NULL;
 	}
+	if (stmt)
+	{
+		mb_catalog_param_kinds(stmt, range, is_text);
+		for (i = 0; i < nparams; i++)
+			types[i] = is_text[i] ? MBM_TEXTOID : MBM_INT4OID;
+	}
+	free(is_text);
 	s->conn = conn;
 	s->nparams = nparams;
 	s->sql = strdup(sql);
@@ -479,8 +444,7 @@ pg_prepare(mbm_conn *conn, const char *sql, int nparams, char *err, size_t errle
 		return NULL;
 	}
 	snprintf(s->name, sizeof(s->name), "mb%d", ++conn->next_stmt);
-	res = PQprepare(conn->pg, s->name, sql, nparams,
-					catalog_param_types(sql, nparams, types) ? types : NULL);
+	res = PQprepare(conn->pg, s->name, sql, nparams, stmt ? types : NULL);
 	free(types);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{

@@ -247,7 +247,7 @@ prepare_insert(mbm_conn *conn, int table, int rows, char *err, size_t errlen)
 	n = (size_t) snprintf(sql, len, "INSERT INTO sbtest%d (id, k, c, pad) VALUES ", table);
 	for (i = 0; i < rows; i++)
 		n += (size_t) snprintf(sql + n, len - n, "%s(?, ?, ?, ?)", i ? ", " : "");
-	stmt = MY->prepare(conn, sql, rows * 4, err, errlen);
+	stmt = MY->prepare(conn, sql, rows * 4, NULL, 0, err, errlen);
 	free(sql);
 	return stmt;
 }

@@ -192,8 +192,8 @@ prepare_plans(mbm_client *c, mbm_conn *conn, mb_bind_ctx *bind, mbm_plans *plans
 				plans->templates[t][s] = sql;
 				continue;
 			}
-			plans->stmts[t][s] = c->o->driver->prepare(conn, sql, nparams, c->error,
-													   sizeof(c->error));
+			plans->stmts[t][s] = c->o->driver->prepare(conn, sql, nparams, stmt, c->range,
+													   c->error, sizeof(c->error));
 			free(sql);
 			if (plans->stmts[t][s] == NULL)
 				return -1;

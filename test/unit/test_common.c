@@ -274,6 +274,44 @@ test_zipfian_one(double q, uint32_t lo, int n, long draws, int stream)
 	free(counts);
 }
 
+/*
+ * The parameter types every typed driver gives a statement: text exactly
+ * for c and pad values, in bind order, an IN list as long as the range.
+ */
+static void
+test_param_kinds(void)
+{
+	const mb_stmt *insert = &mb_catalog_stmts[MB_ST_INSERT_EVENT_ID];
+	const mb_stmt *points = &mb_catalog_stmts[MB_ST_RANDOM_POINTS];
+	const mb_stmt *inlist = &mb_catalog_stmts[MB_ST_UPDATE_INLIST];
+	bool		kinds[1100];
+	int			n,
+				i,
+				texts;
+
+	n = mb_catalog_param_count(insert, 0);
+	memset(kinds, 1, sizeof(kinds));
+	mb_catalog_param_kinds(insert, 0, kinds);
+	CHECK(n == 4 && !kinds[0] && !kinds[1] && kinds[2] && kinds[3],
+		  "param kinds: insert (id, k, c, pad) binds int, int, text, text (%d values)", n);
+
+	n = mb_catalog_param_count(points, 1000);
+	memset(kinds, 1, sizeof(kinds));
+	mb_catalog_param_kinds(points, 1000, kinds);
+	for (i = 0, texts = 0; i < n; i++)
+		texts += kinds[i];
+	CHECK(n == 1000 && texts == 0, "param kinds: random-points R=1000 binds 1000 ints (%d, %d text)",
+		  n, texts);
+
+	n = mb_catalog_param_count(inlist, 0);
+	memset(kinds, 0, sizeof(kinds));
+	mb_catalog_param_kinds(inlist, 0, kinds);
+	for (i = 0, texts = 0; i < n; i++)
+		texts += kinds[i];
+	CHECK(texts == 1 && kinds[0], "param kinds: update-inlist binds one text (c) first, then %d ints",
+		  n - 1);
+}
+
 static void
 test_zipfian(void)
 {
@@ -1057,6 +1095,7 @@ main(void)
 	test_rng_double_and_uniform();
 	test_uniform_dist();
 	test_zipfian();
+	test_param_kinds();
 	test_gaussian();
 	test_pareto();
 	test_special();
