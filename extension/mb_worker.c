@@ -52,6 +52,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
+#include "mb_loop.h"
 #include "mb_shared.h"
 
 /* Longest statement text: random-points with a large R has R placeholders. */
@@ -523,17 +524,15 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 
 	if (shared->rate > 0 && !slot->pacer_started)
 	{
-		/* a stream of its own, so the keys drawn do not depend on the rate */
-		mb_pacer_init(&slot->pacer, shared->rate / shared->clients,
-					  shared->seeded ? shared->seed : mb_now_ns(),
-					  (uint64) ctx->client_index + UINT64CONST(0x70000000),
-					  mb_now_ns());
+		mb_loop_pacer_init(&slot->pacer, shared->rate, shared->clients, shared->seeded,
+						   shared->seed, ctx->client_index, mb_now_ns());
 		slot->pacer_started = true;
 	}
 
 	for (;;)
 	{
 		mb_phase	phase;
+		uint64		scheduled_ns;
 		uint64		start_ns;
 		uint64		end_ns;
 		int			failed;
@@ -543,19 +542,16 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 		if (phase >= MB_PHASE_STOP)
 			break;
 
+		scheduled_ns = 0;
 		if (shared->rate > 0)
 		{
-			start_ns = mb_pacer_next(&slot->pacer);
-			phase = wait_until(ctx, start_ns);
+			scheduled_ns = mb_pacer_next(&slot->pacer);
+			phase = wait_until(ctx, scheduled_ns);
 			if (phase >= MB_PHASE_STOP)
 				break;
 		}
-		else if (slot->reconnect_started_ns != 0)
-			start_ns = slot->reconnect_started_ns;	/* the new session's cost */
-		else
-			start_ns = mb_now_ns();
-		if (slot->reconnect_started_ns != 0)
-			slot->reconnect_started_ns = 0; /* once per session, not per event */
+		start_ns = mb_loop_event_start(scheduled_ns, slot->reconnect_started_ns, mb_now_ns());
+		slot->reconnect_started_ns = 0; /* once per session, not per event */
 
 		if (phase == MB_PHASE_MEASURE && !measuring)
 		{
@@ -564,7 +560,8 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 				take_costs(ctx, cost_start, true);
 		}
 		if (phase == MB_PHASE_MEASURE && shared->event_limit > 0 &&
-			pg_atomic_fetch_add_u64(&shared->events_claimed, 1) >= (uint64) shared->event_limit)
+			!mb_loop_claim_granted(shared->event_limit,
+								   pg_atomic_fetch_add_u64(&shared->events_claimed, 1)))
 		{
 			wait_for_stop(ctx);
 			break;
@@ -575,11 +572,8 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 		if (phase == MB_PHASE_MEASURE)
 			count_event(ctx, failed, start_ns, end_ns);
 
-		/* no new session when no event is left for it */
-		if (shared->reconnect > 0 &&
-			++ctx->session_events >= (uint64) shared->reconnect &&
-			!(shared->event_limit > 0 &&
-			  pg_atomic_read_u64(&shared->events_claimed) >= (uint64) shared->event_limit))
+		if (mb_loop_reconnect_due(shared->reconnect, &ctx->session_events, shared->event_limit,
+								  pg_atomic_read_u64(&shared->events_claimed)))
 		{
 			end = MB_LOOP_RECONNECT;
 			break;

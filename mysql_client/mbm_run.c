@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "mb_canary.h"
+#include "mb_loop.h"
 #include "mb_pacer.h"
 #include "mb_report.h"
 #include "mb_samples.h"
@@ -439,11 +440,8 @@ client_main(void *arg)
 	while (atomic_load(c->phase) == PHASE_SETUP)
 		sleep_ns(1000000);
 	if (o->rate > 0)
-	{
-		/* a stream of its own, so the keys drawn do not depend on the rate */
-		mb_pacer_init(&pacer, o->rate / o->threads, o->seeded ? o->seed : mbm_now_ns(),
-					  (uint64_t) c->index + 0x70000000u, mbm_now_ns());
-	}
+		mb_loop_pacer_init(&pacer, o->rate, o->threads, o->seeded, o->seed, c->index,
+						   mbm_now_ns());
 	for (;;)
 	{
 		int			phase = atomic_load(c->phase);
@@ -481,16 +479,11 @@ client_main(void *arg)
 			c->measured = true;
 			mb_rusage_take(&c->cpu_start, true);
 		}
-		/* a late arrival's wait, or the new session's cost, is the event's */
-		if (o->rate > 0)
-			start = scheduled;
-		else if (reconnect_started != 0)
-			start = reconnect_started;
-		else
-			start = mbm_now_ns();
+		start = mb_loop_event_start(o->rate > 0 ? scheduled : 0, reconnect_started,
+									mbm_now_ns());
 		reconnect_started = 0;
 		if (phase == PHASE_MEASURE && o->event_limit > 0 &&
-			atomic_fetch_add(c->claimed, 1) >= (uint_fast64_t) o->event_limit)
+			!mb_loop_claim_granted(o->event_limit, atomic_fetch_add(c->claimed, 1)))
 		{
 			/* every event is taken: idle until the main thread ends the window */
 			while (atomic_load(c->phase) < PHASE_STOP)
@@ -525,13 +518,12 @@ client_main(void *arg)
 				atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
 			}
 		}
-		/* no new session when the run is over or no event is left for it */
-		if (o->reconnect > 0 && ++session_events >= (uint64_t) o->reconnect &&
-			atomic_load(c->phase) < PHASE_STOP &&
-			!(o->event_limit > 0 && atomic_load(c->claimed) >= (uint_fast64_t) o->event_limit))
+		/* no new session when the run is over */
+		if (atomic_load(c->phase) < PHASE_STOP &&
+			mb_loop_reconnect_due(o->reconnect, &session_events, o->event_limit,
+								  atomic_load(c->claimed)))
 		{
 			reconnect_started = mbm_now_ns();
-			session_events = 0;
 			conn = reopen_session(c, conn, &bind, &plans);
 			if (conn == NULL)
 				goto failed;

@@ -23,6 +23,7 @@
 #include "../../common/mb_catalog.h"
 #include "../../common/mb_cost.h"
 #include "../../common/mb_hist.h"
+#include "../../common/mb_loop.h"
 #include "../../common/mb_pacer.h"
 #include "../../common/mb_rand.h"
 #include "../../common/mb_samples.h"
@@ -310,6 +311,43 @@ test_param_kinds(void)
 		texts += kinds[i];
 	CHECK(texts == 1 && kinds[0], "param kinds: update-inlist binds one text (c) first, then %d ints",
 		  n - 1);
+}
+
+/* The event loop's shared decisions (mb_loop.h), as both drivers take them. */
+static void
+test_loop(void)
+{
+	mb_pacer	a,
+				b;
+	uint64_t	session = 0;
+	int			due = 0;
+	int			i;
+
+	CHECK(mb_loop_event_start(0, 0, 500) == 500, "loop: an unpaced event starts now");
+	CHECK(mb_loop_event_start(0, 300, 500) == 300,
+		  "loop: a new session's first event starts when the old one began to close");
+	CHECK(mb_loop_event_start(200, 300, 500) == 200,
+		  "loop: a paced event starts at its scheduled time, a late arrival's wait included");
+
+	CHECK(mb_loop_claim_granted(0, 1000000), "loop: no event limit grants every claim");
+	CHECK(mb_loop_claim_granted(3, 2) && !mb_loop_claim_granted(3, 3),
+		  "loop: a limit of 3 grants the third claim (2 before it) and refuses the fourth");
+
+	for (i = 0; i < 10; i++)
+		due += mb_loop_reconnect_due(4, &session, 0, 0);
+	CHECK(due == 2 && session == 2, "loop: reconnect every 4 events: due twice in 10, 2 into the third session (%d, %llu)",
+		  due, (unsigned long long) session);
+	session = 3;
+	CHECK(!mb_loop_reconnect_due(4, &session, 100, 100),
+		  "loop: no new session once the event limit has claimed every event");
+	session = 0;
+	CHECK(!mb_loop_reconnect_due(0, &session, 0, 0), "loop: reconnect 0 never reconnects");
+
+	/* client 1's schedule: its share of the rate, its own stream, seeded */
+	mb_loop_pacer_init(&a, 1000, 4, true, 42, 1, 0);
+	mb_pacer_init(&b, 250, 42, 1 + MB_LOOP_PACER_STREAM, 0);
+	CHECK(mb_pacer_next(&a) == mb_pacer_next(&b) && mb_pacer_next(&a) == mb_pacer_next(&b),
+		  "loop: a paced client draws from stream index + 0x70000000 at rate / clients");
 }
 
 static void
@@ -1096,6 +1134,7 @@ main(void)
 	test_uniform_dist();
 	test_zipfian();
 	test_param_kinds();
+	test_loop();
 	test_gaussian();
 	test_pareto();
 	test_special();
