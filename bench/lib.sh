@@ -1,10 +1,61 @@
-# bench/lib.sh — the arithmetic both benchmark scripts share: wall-clock
-# stamps, medians and ratios, and the load average printed with each round
-# (other load on a shared machine skews timings, so every round shows it).
-# Sourced by bench/run_bench.sh and bench/run_bench_mysql.sh.
+# bench/lib.sh — what the benchmark scripts share: wall-clock stamps,
+# medians and ratios, the load average printed with each round (other load
+# on a shared machine skews timings, so every round shows it), the scratch
+# directory with its throwaway server, removed whatever happens, and the
+# CPU pinning of server and clients.  Sourced by bench/run_bench.sh,
+# bench/run_bench_mysql.sh, bench/run_bench_pgsql.sh and
+# bench/compare_clients.sh, each of which sets me (its name) and top (the
+# repository) first.
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%." d "f", a / b }'; }   # ratio A B [DECIMALS]
+
+# the CPUs other than $1, as a taskset list ("1" on a 2-CPU machine)
+other_cpus() { awk -v n="$(nproc)" -v p="$1" 'BEGIN { s = ""; for (i = 0; i < n; i++) if (i != p) s = s (s == "" ? "" : ",") i; print s }'; }
+# the CPUs a process may run on (its Cpus_allowed_list), e.g. "0"
+cpus_of() { awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# a row count as the tables label it: 100k, 1M, 12345
+size_label() { awk -v n="$1" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1000000; else if (n % 1000 == 0) printf "%dk", n / 1000; else printf "%d", n }'; }
+
+# bench_workdir NAME KIND: $workdir (NAME.XXXXXX under TMPDIR), $log in it,
+# and $server, the directory of a throwaway KIND server (pg: test/pg_cluster.sh,
+# mariadb: test/mariadb_server.sh).  On exit, however it comes, the server
+# is stopped and the directory removed; after a failure the logs' last
+# lines go to stderr first.
+bench_workdir() {
+    workdir=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+    chmod 755 "$workdir"        # the server may run as user postgres or mysql
+    bench_server_kind=$2
+    server=$workdir/$2
+    log=$workdir/log
+    mkdir -p "$log"
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+bench_cleanup() {
+    local rc=$?
+    case $bench_server_kind in
+    pg) "$top/test/pg_cluster.sh" stop "$server" >/dev/null 2>&1 || true ;;
+    mariadb) "$top/test/mariadb_server.sh" stop "$server" >/dev/null 2>&1 || true ;;
+    esac
+    if [ $rc -ne 0 ] && [ -d "$log" ]; then
+        echo "$me: failed (exit $rc); last log lines:" >&2
+        tail -n 20 "$log"/* 2>/dev/null >&2 || true
+    fi
+    rm -rf "$workdir"
+}
+
+# bench_pinning: srv_pin and cli_pin, taskset prefixes that put the server
+# on CPU PIN_CPU and the clients on the others; both empty with PIN_CPU=none.
+bench_pinning() {
+    srv_pin=() cli_pin=()
+    [ "$PIN_CPU" = none ] && return 0
+    command -v taskset >/dev/null || { echo "$me: taskset not found (util-linux); PIN_CPU=none to not pin" >&2; exit 1; }
+    (($(nproc) >= 2)) || { echo "$me: pinning needs 2 CPUs, this machine has $(nproc); PIN_CPU=none to not pin" >&2; exit 1; }
+    ((PIN_CPU < $(nproc))) || { echo "$me: no CPU $PIN_CPU (CPUs 0..$(($(nproc) - 1)))" >&2; exit 2; }
+    srv_pin=(taskset -c "$PIN_CPU")
+    cli_pin=(taskset -c "$(other_cpus "$PIN_CPU")")
+}

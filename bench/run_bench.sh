@@ -53,23 +53,10 @@ command -v sysbench >/dev/null || { echo "run_bench.sh: sysbench not found (apt-
 command -v psql >/dev/null || { echo "run_bench.sh: psql not found" >&2; exit 1; }
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-workdir=$(mktemp -d "${TMPDIR:-/tmp}/mb_bench.XXXXXX")
-chmod 755 "$workdir"            # the cluster may run as user postgres
-cluster=$workdir/pg
-log=$workdir/log
-mkdir -p "$log"
-
-cleanup() {
-    local rc=$?
-    "$top/test/pg_cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-    if [ $rc -ne 0 ] && [ -d "$log" ]; then
-        echo "run_bench.sh: failed (exit $rc); last log lines:" >&2
-        tail -n 20 "$log"/* 2>/dev/null >&2 || true
-    fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+me=run_bench.sh
+. "$top/bench/lib.sh"
+bench_workdir mb_bench pg
+cluster=$server
 
 unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
@@ -78,13 +65,12 @@ eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
 sb_pin=()
 if [ "$PIN_CPU" != none ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
     taskset -p -c "$PIN_CPU" "$(head -n 1 "$cluster/data/postmaster.pid")" >/dev/null
-    others=$(awk -v n="$(nproc)" -v p="$PIN_CPU" 'BEGIN { s = ""; for (i = 0; i < n; i++) if (i != p) s = s (s == "" ? "" : ",") i; print s }')
+    others=$(other_cpus "$PIN_CPU")
     sb_pin=(taskset -c "$others")
     echo "server pinned to CPU $PIN_CPU, sysbench to CPU(s) $others (PIN_CPU=none to not pin)"
 fi
 
 q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
-. "$top/bench/lib.sh"
 
 # sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
 # starting with '/' as the unix-socket directory; the cluster has no TCP

@@ -64,6 +64,7 @@ done
 ((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/bench/lib.sh"
 client=$top/mysql_client/microbench-mysql
 [ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
 command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
@@ -72,23 +73,7 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$BENCH_PORT") 2>/dev/null; then
     echo "$me: port $BENCH_PORT is in use; set BENCH_PORT" >&2; exit 1
 fi
 
-workdir=$(mktemp -d "${TMPDIR:-/tmp}/mb_bench_mysql.XXXXXX")
-chmod 755 "$workdir"            # the server may run as user mysql
-server=$workdir/mariadb
-log=$workdir/log
-mkdir -p "$log"
-
-cleanup() {
-    local rc=$?
-    "$top/test/mariadb_server.sh" stop "$server" >/dev/null 2>&1 || true
-    if [ $rc -ne 0 ] && [ -d "$log" ]; then
-        echo "$me: failed (exit $rc); last log lines:" >&2
-        tail -n 20 "$log"/* 2>/dev/null >&2 || true
-    fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir mb_bench_mysql mariadb
 
 eval "$("$top/test/mariadb_server.sh" start "$server" "$BENCH_PORT")"
 # Everything goes over the socket: with MYSQL_HOST=127.0.0.1 set, the mariadb
@@ -99,7 +84,6 @@ sock=$MYSQL_SOCKET
 
 q() { "$mariadb_cli" --no-defaults -hlocalhost --socket="$sock" -ubench -N -B sbtest "$@"; }
 status() { q -e "SHOW GLOBAL STATUS LIKE '$1'" | cut -f2; }
-. "$top/bench/lib.sh"
 
 ours=("$client" --mysql-socket="$sock" --mysql-user=bench --mysql-db=sbtest
       --tables=1 --table-size="$TABLE_SIZE")

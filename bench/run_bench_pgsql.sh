@@ -1,0 +1,266 @@
+#!/usr/bin/env bash
+# bench/run_bench_pgsql.sh — the client's pgsql driver (`microbench
+# --db-driver=pgsql`) against sysbench's pgsql driver, as RATIOS.
+#
+# Starts one throwaway Postgres cluster (test/pg_cluster.sh, socket only,
+# stopped and removed on exit) with its postmaster and every server process
+# pinned to PIN_CPU, creates database sbtest, loads sbtest1 once with
+# `microbench --db-driver=pgsql prepare` (then VACUUM ANALYZE, CHECKPOINT and
+# pg_prewarm), and compares, in alternating rounds whose medians are
+# reported, one client thread over the unix socket, each client pinned to
+# the other CPU(s):
+#
+#   1. point-query QPS: `microbench --db-driver=pgsql run point-query` vs
+#      `sysbench --db-driver=pgsql oltp_point_select run` on the very same
+#      sbtest1 table (both: SELECT c FROM sbtest1 WHERE id = $1 as a
+#      server-side prepared statement, --db-ps-mode=auto on both; autocommit,
+#      one query per event; ids uniform in [1, TABLE_SIZE]: sysbench's default
+#      --rand-type=special is overridden to uniform to match);
+#   2. client CPU per query: user+sys CPU of each whole client process (the
+#      shell's `time`, i.e. getrusage of the child: start-up, connection,
+#      warm-up and the measured window) divided by the number of times the
+#      server executed the point select for it (the change in
+#      pg_stat_statements' calls, warm-up included, because the CPU is too);
+#      and, as information, the same inside the measured window only (the
+#      client's utime+stime from /proc/PID/stat and the server's count, both
+#      read 0.5 s after the warm-up and 0.5 s before the end): the steady
+#      state, without either client's start-up and shut-down;
+#   3. (information, no goal) the same QPS over the wire against in-server:
+#      `SELECT qps FROM bench_run('point-query', ...)` (a background-worker
+#      client, no protocol), when `CREATE EXTENSION microbench` works in the
+#      cluster, i.e. the extension is installed in this Postgres.  The ratio
+#      wire / in-server is what the protocol path costs.
+#
+# Warm-up: ours --warmup-time=WARMUP (events before the window, not
+# counted); sysbench 1.0 has no --warmup-time (it refuses the option), so it
+# runs WARMUP + RUN_SECONDS with --report-checkpoints=WARMUP, which resets
+# its counters after the warm-up: its final "queries:" line covers only the
+# last RUN_SECONDS, as ours does.
+#
+# QPS ratio is ours/sysbench (higher is better), the CPU ratio ours/sysbench
+# (lower is better).  The summary's ratio is the median of the per-round
+# ratios (each round's contenders run back to back, so they share the
+# machine's conditions); the ratio of the two medians (med/med) is shown too.
+#
+# Needs: mysql_client/microbench (make -C mysql_client; the script runs a
+# copy taken at its start), sysbench, psql,
+# pg_stat_statements (postgresql-contrib; test/pg_cluster.sh preloads it),
+# test/pg_cluster.sh; optionally the extension installed (make install) for
+# row 3.
+# Settings (environment):
+#   ROUNDS=5            alternating rounds
+#   RUN_SECONDS=5       measured seconds per QPS run (integer)
+#   WARMUP=2            warm-up seconds before each QPS run (integer, excluded)
+#   TABLE_SIZE=100000   rows in sbtest1
+#   BENCH_PORT=5551     port of the throwaway cluster (socket only, no TCP)
+#   BENCH_DB=sbtest     database name
+#   PIN_CPU=0           CPU of the server (postmaster, backends, workers);
+#                       the clients get the other CPU(s); "none" to not pin
+# Usage: bench/run_bench_pgsql.sh
+set -euo pipefail
+shopt -s inherit_errexit        # a failing step inside $(...) fails the script
+
+ROUNDS=${ROUNDS:-5}
+RUN_SECONDS=${RUN_SECONDS:-5}
+WARMUP=${WARMUP:-2}
+TABLE_SIZE=${TABLE_SIZE:-100000}
+BENCH_PORT=${BENCH_PORT:-5551}
+BENCH_DB=${BENCH_DB:-sbtest}
+PIN_CPU=${PIN_CPU:-0}
+
+me=run_bench_pgsql.sh
+for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
+    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
+done
+[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "$me: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
+((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
+[[ $PIN_CPU == none || $PIN_CPU =~ ^[0-9]+$ ]] || { echo "$me: PIN_CPU must be a CPU number or none, not '$PIN_CPU'" >&2; exit 2; }
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+client=$top/mysql_client/microbench
+[ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
+command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
+command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
+. "$top/bench/lib.sh"
+
+# Server on PIN_CPU, clients on the others.  The cluster is started under
+# taskset, so initdb, pg_ctl, the postmaster and every process it forks
+# (backends, background workers, checkpointer, ...) inherit the one CPU.
+bench_pinning
+
+bench_workdir mb_bench_pgsql pg
+cluster=$server
+# A copy of the client, so that a rebuild of mysql_client/ during the run
+# (make replaces the file) cannot change the binary between rounds.
+cp "$client" "$workdir/microbench"
+client=$workdir/microbench
+
+
+unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
+eval "$("${srv_pin[@]}" "$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
+
+q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+
+# Both clients on the socket: libpq takes a host starting with '/' as the
+# socket directory, and the cluster has no TCP listener anyway.
+ours=("${cli_pin[@]}" "$client" --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
+      --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1 --table-size="$TABLE_SIZE")
+sb=("${cli_pin[@]}" sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
+    --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1 --table-size="$TABLE_SIZE")
+
+createdb "$BENCH_DB"
+q -c "CREATE EXTENSION pg_stat_statements"
+inserver=
+if q -c "CREATE EXTENSION microbench" 2>"$log/create_extension.err"; then inserver=1; fi
+
+echo "microbench pgsql driver benchmark: Postgres $(q -c 'SHOW server_version'), $(sysbench --version), $(nproc) CPUs"
+echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE (1 table, 1 client thread, unix socket)"
+if ((${#srv_pin[@]})); then
+    pm=$(head -n 1 "$cluster/data/postmaster.pid")
+    procs=$(ps -o pid= --ppid "$pm" | wc -l)
+    cpus=$( { cpus_of "$pm"; for p in $(ps -o pid= --ppid "$pm"); do cpus_of "$p"; done; } | sort -u | paste -sd' ')
+    [ "$cpus" = "$PIN_CPU" ] || { echo "$me: server processes allowed on CPU(s) '$cpus', not $PIN_CPU" >&2; exit 1; }
+    echo "server (postmaster and its $procs processes) pinned to CPU $PIN_CPU, clients to CPU(s) $(other_cpus "$PIN_CPU") (PIN_CPU=none to not pin)"
+else
+    echo "not pinned (PIN_CPU=none)"
+fi
+[ -n "$inserver" ] || echo "in-server row skipped: CREATE EXTENSION microbench failed ($(head -n 1 "$log/create_extension.err"))"
+
+# ---- the data set: loaded once, read by every run ---------------------------
+# ours prepare (COPY, then the k index); vacuumed so every run reads the
+# same all-visible, hinted heap, and pulled into shared buffers (pg_prewarm,
+# from postgresql-contrib, if present) so the first round does not start cold.
+"${ours[@]}" prepare >"$log/prepare.out" 2>&1
+n=$(q -c "SELECT count(*) FROM sbtest1")
+[ "$n" = "$TABLE_SIZE" ] || { echo "$me: prepare left $n rows in sbtest1, not $TABLE_SIZE" >&2; exit 1; }
+q -c "VACUUM (ANALYZE) sbtest1" -c "CHECKPOINT"
+if q -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" 2>/dev/null; then
+    q -c "SELECT pg_prewarm('sbtest1_pkey'), pg_prewarm('sbtest1')" >/dev/null
+fi
+echo "sbtest1: $(q -c "SELECT pg_size_pretty(pg_relation_size('sbtest1')) || ' heap, ' || pg_size_pretty(pg_relation_size('sbtest1_pkey')) || ' primary key, shared_buffers ' || current_setting('shared_buffers')")"
+echo
+
+# How many times the server has executed the point select, for every client
+# (pg_stat_statements keeps one entry per statement text and parameter type:
+# ours says "id = $1", sysbench "id=$1"; both are counted).
+executes() {
+    q -c "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+          WHERE regexp_replace(query, '\s+', '', 'g') = 'SELECTcFROMsbtest1WHEREid=\$1'"
+}
+
+# CPU ticks (user+sys, all threads) the process PID has used so far.
+ticks() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'; }
+clk_tck=$(getconf CLK_TCK)
+sleep_until() { sleep "$(awk -v t="$1" -v n="$(now)" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')"; }
+
+# One QPS run of ours|sysbench, measured seconds $2 (RUN_SECONDS by default);
+# prints "QPS CPU-us/query CPU-seconds executes steady-CPU-us/query".
+# The client runs in the background so that its CPU can also be read from
+# /proc/PID/stat inside its measured window (from 0.5 s after the warm-up to
+# 0.5 s before the end, with the server's executes read at the same two
+# moments): the steady-state CPU per query, without start-up and shut-down.
+qps_run() {
+    local secs=${2:-$RUN_SECONDS} out=$log/run_$1.out cpu=$log/cpu_$1 e0 e1 v n u s
+    local bg pid t0 c0 c1 w0 w1 i cmd
+    local TIMEFORMAT='%3U %3S'
+    if [ "$1" = ours ]; then
+        cmd=("${ours[@]}" --threads=1 --time="$secs" --warmup-time="$WARMUP" --db-ps-mode=auto
+             --results-file="$workdir/results.jsonl" run point-query)
+    else
+        cmd=("${sb[@]}" --threads=1 --time=$((secs + WARMUP)) --rand-type=uniform --db-ps-mode=auto)
+        ((WARMUP > 0)) && cmd+=(--report-checkpoints="$WARMUP")
+        cmd+=(oltp_point_select run)
+    fi
+    e0=$(executes)
+    t0=$(now)
+    { time "${cmd[@]}" >"$out" 2>&1; } 2>"$cpu" &
+    bg=$!
+    pid=        # the client: the background shell's child (taskset execs it)
+    for ((i = 0; i < 500 && ${#pid} == 0; i++)); do
+        pid=$(ps -o pid= --ppid "$bg" | tr -d ' ') || true
+        [ -n "$pid" ] || sleep 0.01
+    done
+    sleep_until "$(awk -v t="$t0" -v w="$WARMUP" 'BEGIN { printf "%.3f", t + w + 0.5 }')"
+    c0=$(ticks "$pid") w0=$(executes)
+    sleep_until "$(awk -v t="$t0" -v w="$WARMUP" -v s="$secs" 'BEGIN { printf "%.3f", t + w + s - 0.5 }')"
+    c1=$(ticks "$pid") w1=$(executes)
+    wait "$bg" || { echo "$me: $1 failed" >&2; cat "$out" >&2; return 1; }
+    e1=$(executes)
+    v=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec\.).*/\1/p' "$out" | tail -n 1)
+    n=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$out" | tail -n 1)
+    if [ -z "$v" ] || [ -z "$n" ]; then
+        echo "$me: no 'queries:' line in $1's output" >&2; cat "$out" >&2; return 1
+    fi
+    # The server's count covers the warm-up too, so it must be the larger.
+    ((e1 - e0 >= n)) || { echo "$me: server counted $((e1 - e0)) executes, $1 reported $n queries" >&2; return 1; }
+    if [ -z "$c0" ] || [ -z "$c1" ] || ((w1 <= w0)); then
+        echo "$me: could not read $1's CPU inside its measured window (pid '$pid')" >&2; return 1
+    fi
+    read -r u s <"$cpu"
+    awk -v v="$v" -v u="$u" -v s="$s" -v e=$((e1 - e0)) -v c=$((c1 - c0)) -v hz="$clk_tck" -v w=$((w1 - w0)) \
+        'BEGIN { printf "%.1f %.3f %.3f %d %.3f", v, (u + s) * 1e6 / e, u + s, e, c / hz * 1e6 / w }'
+}
+# In-server QPS: bench_run's background worker on the server's CPU.
+qps_inserver() {
+    q -c "SELECT round(qps::numeric, 1) FROM bench_run('point-query', seconds => ${1:-$RUN_SECONDS}, warmup => $WARMUP, clients => 1)"
+}
+
+# An untimed warm-up pass of each contender (not reported), so that round 1
+# does not pay for first use (caches, plans, page faults) on one side only.
+qps_run ours 2 >/dev/null; qps_run sysbench 2 >/dev/null
+[ -z "$inserver" ] || qps_inserver 2 >/dev/null
+
+qo=() qs=() qi=() co=() cs=() ko=() ks=() rq=() rc=() rk=() ri=()
+echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; odd rounds ours first, even rounds ours last),"
+echo "     client CPU us/query (user+sys of the whole process / server-counted executes, warm-up included)"
+echo "     and, after 'steady', the same inside the measured window (/proc/PID/stat; start-up and shut-down excluded)"
+for ((r = 1; r <= ROUNDS; r++)); do
+    la=$(load)
+    i=
+    if ((r % 2)); then
+        o=$(qps_run ours); s=$(qps_run sysbench); [ -z "$inserver" ] || i=$(qps_inserver)
+    else
+        [ -z "$inserver" ] || i=$(qps_inserver); s=$(qps_run sysbench); o=$(qps_run ours)
+    fi
+    read -r oq ou oc on ok <<<"$o"
+    read -r sq su sc sn sk <<<"$s"
+    qo+=("$oq") qs+=("$sq") co+=("$ou") cs+=("$su") ko+=("$ok") ks+=("$sk")
+    rq+=("$(ratio "$oq" "$sq" 3)") rc+=("$(ratio "$ou" "$su" 3)") rk+=("$(ratio "$ok" "$sk" 3)")
+    ins=
+    if [ -n "$i" ]; then
+        qi+=("$i") ri+=("$(ratio "$oq" "$i" 3)")
+        ins=$(printf '  in-server %9.1f (wire/in-server %5.3fx)' "$i" "$(ratio "$oq" "$i" 3)")
+    fi
+    printf '  round %d: QPS ours %9.1f  sysbench %9.1f (%5.3fx)%s\n' "$r" "$oq" "$sq" "$(ratio "$oq" "$sq" 3)" "$ins"
+    printf '           CPU us/q ours %6.2f (%.2fs/%d)  sysbench %6.2f (%.2fs/%d) (%5.3fx)   steady ours %6.2f  sysbench %6.2f (%5.3fx)   (loadavg %s)\n' \
+        "$ou" "$oc" "$on" "$su" "$sc" "$sn" "$(ratio "$ou" "$su" 3)" "$ok" "$sk" "$(ratio "$ok" "$sk" 3)" "$la"
+done
+echo
+
+# ---- summary ---------------------------------------------------------------
+row() {  # metric ours peer ratio ratio-of-medians [goal-op goal]
+    local met goal
+    if [ $# -ge 7 ]; then
+        met=$(awk -v r="$4" -v op="$6" -v g="$7" 'BEGIN { print ((op == ">=" ? r >= g : r <= g) ? "met" : "MISSED") }')
+        goal="$6 ${7}x  $met"
+    else
+        goal="(information, no goal)"
+    fi
+    printf '%-46s %11s %11s %7.3fx %8.3fx   %s\n' "$1" "$2" "$3" "$4" "$5" "$goal"
+}
+mqo=$(median "${qo[@]}") mqs=$(median "${qs[@]}")
+mco=$(median "${co[@]}") mcs=$(median "${cs[@]}")
+echo "medians of $ROUNDS alternating rounds, $(size_label "$TABLE_SIZE") rows (ratio: median of per-round ratios; med/med: ratio of the medians)"
+printf '%-46s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
+row "point-query QPS vs sysbench pgsql (socket)" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqs")" \
+    "$(median "${rq[@]}")" "$(ratio "$mqo" "$mqs" 3)" ">=" 1.0
+row "client CPU us/query vs sysbench pgsql" "$(printf '%.2f' "$mco")" "$(printf '%.2f' "$mcs")" \
+    "$(median "${rc[@]}")" "$(ratio "$mco" "$mcs" 3)" "<=" 1.0
+mko=$(median "${ko[@]}") mks=$(median "${ks[@]}")
+row "  the same, measured window only (steady)" "$(printf '%.2f' "$mko")" "$(printf '%.2f' "$mks")" \
+    "$(median "${rk[@]}")" "$(ratio "$mko" "$mks" 3)"
+if [ -n "$inserver" ]; then
+    mqi=$(median "${qi[@]}")
+    row "point-query QPS, wire / in-server" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqi")" \
+        "$(median "${ri[@]}")" "$(ratio "$mqo" "$mqi" 3)"
+fi
