@@ -14,8 +14,19 @@ scratch=$(mktemp -d /tmp/microbench-compare-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
 # servers_left: microbench-compare's servers still running (their command
-# lines name its work directories)
-servers_left() { pgrep -fc 'microbench-compare\.[A-Za-z0-9]{6}' || true; }
+# lines name its work directories).  pg_ctl stop returns once the pid file
+# is gone, a moment before the postmaster itself has exited, and on a busy
+# machine that moment is long: a server counts as left only if it is still
+# there after up to 30 s of waiting for it to go.
+servers_left() {
+    local n i
+    for i in $(seq 300); do
+        n=$(pgrep -fc 'microbench-compare\.[A-Za-z0-9]{6}' || true)
+        [ "${n:-0}" = 0 ] && break
+        sleep 0.1
+    done
+    echo "${n:-0}"
+}
 work_dirs_left() { find /tmp -maxdepth 1 -name 'microbench-compare.??????' | wc -l; }
 
 # json_lines FILE: one "label workload" line per run in runs.jsonl

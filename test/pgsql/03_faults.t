@@ -76,8 +76,12 @@ wait_for 60 grep -q '^\[' "$dir/out"
 psql -X -q -d "$MB_PG_DB" -c "BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120)" \
     >/dev/null 2>&1 &
 locker=$!
-wait_for 60 test "$(pg_value "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'microbench'
-                              AND wait_event_type = 'Lock'")" = 2
+# (a function: wait_for must read the count anew at every try)
+lock_waiters_are() {
+    [ "$(pg_value "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'microbench'
+                   AND wait_event_type = 'Lock'")" = "$1" ]
+}
+wait_for 60 lock_waiters_are 2
 ok $? "two clients wait on the lock"
 kill -INT "$bg_pid"
 wait "$bg_pid"
