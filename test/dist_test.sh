@@ -61,7 +61,10 @@ done
 is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the commands"
 "$stage/usr/local/bin/microbench" --help >/dev/null 2>&1
 ok $? "the installed microbench runs (--help)"
-"$stage/usr/local/bin/microbench-mysql" --help 2>&1 | grep -q '^Usage: microbench-mysql '
+# the whole output first: under pipefail, grep -q leaving at its match
+# would leave the client writing into a closed pipe (SIGPIPE, a failure)
+help=$("$stage/usr/local/bin/microbench-mysql" --help 2>&1)
+grep -q '^Usage: microbench-mysql ' <<<"$help"
 ok $? "the installed microbench-mysql runs (--help), under its own name"
 "$stage/usr/local/bin/microbench-compare" --help >/dev/null 2>&1
 ok $? "the installed microbench-compare runs (--help)"
