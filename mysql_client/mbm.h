@@ -32,6 +32,7 @@
 #include "mb_hist.h"
 #include "mb_host.h"
 #include "mb_rand.h"
+#include "mb_values.h"
 #include "mbm_driver.h"
 
 #define MBM_VERSION "0.2"
@@ -98,6 +99,25 @@ typedef struct mbm_options
 
 /* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
 typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
+
+/* ---- mbm_rows.c: a table's rows as a load's data stream ---- */
+
+/* id and k up to 10 digits each, c, pad, three tabs and the newline */
+#define MBM_ROW_MAX		(10 + 1 + 10 + 1 + MB_C_LEN + 1 + MB_PAD_LEN + 1)
+
+typedef struct mbm_row_source
+{
+	atomic_bool *stop;			/* when set, the data ends here */
+	mb_rng	   *rng;
+	int64_t		next_id;		/* the next row to make */
+	int64_t		table_size;
+	char		row[MBM_ROW_MAX];	/* a row split between two reads */
+	int			row_len;
+	int			row_sent;
+} mbm_row_source;
+
+/* An mbm_load_read_fn over an mbm_row_source. */
+extern unsigned int mbm_row_source_read(void *arg, char *buf, unsigned int len);
 
 /* ---- mbm_mysql.c: the mysql driver's own, for its commands ---- */
 

@@ -36,8 +36,6 @@
 
 #include "mb_values.h"
 
-/* id and k up to 10 digits each, c, pad, three tabs and the newline */
-#define MBM_ROW_MAX		(10 + 1 + 10 + 1 + MB_C_LEN + 1 + MB_PAD_LEN + 1)
 
 /* A schema name quoted as an identifier: 63 bytes, each quote doubled. */
 #define MBM_SCHEMA_LEN	160
@@ -61,76 +59,6 @@ typedef struct loader
 	bool		failed;
 } loader;
 
-/* The rows of one table, made in id order as COPY asks for data. */
-typedef struct row_source
-{
-	atomic_bool *stop;			/* when set, the data ends here */
-	mb_rng	   *rng;
-	int64_t		next_id;		/* the next row to make */
-	int64_t		table_size;
-} row_source;
-
-static char *
-put_uint(char *p, uint32_t v)
-{
-	char		digits[10];
-	int			n = 0;
-
-	do
-	{
-		digits[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	while (n > 0)
-		*p++ = digits[--n];
-	return p;
-}
-
-/*
- * One row "id\tk\tc\tpad\n" of COPY's text format into out (MBM_ROW_MAX
- * bytes): digits and dashes, nothing to escape.  Values are drawn c, pad,
- * then k, as bench_prepare's loader and the mysql prepare draw them, so
- * that a seed gives the same data set in every DBMS and either way.
- */
-static int
-make_row(row_source *src, char *out)
-{
-	char		text[MB_C_LEN + MB_PAD_LEN];
-	uint32_t	k;
-	char	   *p = out;
-
-	mb_values_c(src->rng, text);
-	mb_values_pad(src->rng, text + MB_C_LEN);
-	k = mb_rng_uniform(src->rng, 1, (uint32_t) src->table_size);
-	p = put_uint(p, (uint32_t) src->next_id++);
-	*p++ = '\t';
-	p = put_uint(p, k);
-	*p++ = '\t';
-	memcpy(p, text, MB_C_LEN);
-	p += MB_C_LEN;
-	*p++ = '\t';
-	memcpy(p, text + MB_C_LEN, MB_PAD_LEN);
-	p += MB_PAD_LEN;
-	*p++ = '\n';
-	return (int) (p - out);
-}
-
-/*
- * mbm_load_read_fn: as many whole rows as fit (mbm_pgsql_copy_in() asks
- * for far more than one row's worth), nothing once a stop came.
- */
-static unsigned int
-row_source_read(void *arg, char *buf, unsigned int len)
-{
-	row_source *src = arg;
-	unsigned int n = 0;
-
-	if (atomic_load(src->stop))
-		return 0;
-	while (src->next_id <= src->table_size && len - n >= MBM_ROW_MAX)
-		n += (unsigned int) make_row(src, buf + n);
-	return n;
-}
 
 /* One statement of a table's load, unless a stop signal came; 0 on success. */
 static int
@@ -155,7 +83,7 @@ load_table(loader *l, mbm_conn *conn, int table)
 	const mbm_options *o = l->o;
 	const char *schema = l->sh->schema;
 	mb_rng		rng;
-	row_source	src = {&l->sh->stop, &rng, 1, o->table_size};
+	mbm_row_source src = {&l->sh->stop, &rng, 1, o->table_size, {0}, 0, 0};
 	char		sql[512];
 	int64_t		rows;
 
@@ -174,7 +102,7 @@ load_table(loader *l, mbm_conn *conn, int table)
 	mb_rng_seed(&rng, l->sh->seed, (uint64_t) table);
 	snprintf(sql, sizeof(sql), "COPY %s.sbtest%d (id, k, c, pad) FROM STDIN WITH (FREEZE)",
 			 schema, table);
-	rows = mbm_pgsql_copy_in(conn, sql, row_source_read, &src, l->error, sizeof(l->error));
+	rows = mbm_pgsql_copy_in(conn, sql, mbm_row_source_read, &src, l->error, sizeof(l->error));
 	if (rows < 0)
 		return -1;
 	if (atomic_load(&l->sh->stop))

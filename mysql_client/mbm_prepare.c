@@ -61,8 +61,6 @@
 #define MBM_LOAD_ROWS	2000
 #define MBM_COMMIT_ROWS 100000
 
-/* id and k up to 10 digits each, c, pad, three tabs and the newline */
-#define MBM_ROW_MAX		(10 + 1 + 10 + 1 + MB_C_LEN + 1 + MB_PAD_LEN + 1)
 
 /* What the loaders share. */
 typedef struct load_shared
@@ -87,101 +85,6 @@ typedef struct loader
 /* ---- LOAD DATA LOCAL: the rows as a data stream ---- */
 
 /* The rows of one table, made in id order as the library asks for data. */
-typedef struct row_source
-{
-	atomic_bool *stop;			/* when set, the data ends here */
-	mb_rng	   *rng;
-	int64_t		next_id;		/* the next row to make */
-	int64_t		table_size;
-	char		row[MBM_ROW_MAX];	/* a row split between two reads */
-	int			row_len;
-	int			row_sent;
-} row_source;
-
-static char *
-put_uint(char *p, uint32_t v)
-{
-	char		digits[10];
-	int			n = 0;
-
-	do
-	{
-		digits[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v > 0);
-	while (n > 0)
-		*p++ = digits[--n];
-	return p;
-}
-
-/*
- * One row "id\tk\tc\tpad\n" into out (MBM_ROW_MAX bytes).  Values are drawn
- * c, pad, then k, the order load_rows_insert() draws them in, so that a seed
- * gives the same data set whichever way the table is loaded.
- */
-static int
-make_row(row_source *src, char *out)
-{
-	char		text[MB_C_LEN + MB_PAD_LEN];
-	uint32_t	k;
-	char	   *p = out;
-
-	mb_values_c(src->rng, text);
-	mb_values_pad(src->rng, text + MB_C_LEN);
-	k = mb_rng_uniform(src->rng, 1, (uint32_t) src->table_size);
-	p = put_uint(p, (uint32_t) src->next_id++);
-	*p++ = '\t';
-	p = put_uint(p, k);
-	*p++ = '\t';
-	memcpy(p, text, MB_C_LEN);
-	p += MB_C_LEN;
-	*p++ = '\t';
-	memcpy(p, text + MB_C_LEN, MB_PAD_LEN);
-	p += MB_PAD_LEN;
-	*p++ = '\n';
-	return (int) (p - out);
-}
-
-/*
- * mbm_load_read_fn: whole rows straight into buf while they fit, then the
- * head of the next one (its tail starts the next read).  The libraries ask
- * for small pieces (Connector/C: 4 KiB), so rows cross reads all the time.
- */
-static unsigned int
-row_source_read(void *arg, char *buf, unsigned int len)
-{
-	row_source *src = arg;
-	unsigned int n = 0;
-
-	/* a short table fails the row count check, and nothing else is sent */
-	if (atomic_load(src->stop))
-		return 0;
-	while (n < len)
-	{
-		unsigned int part;
-
-		if (src->row_sent == src->row_len)
-		{
-			if (src->next_id > src->table_size)
-				break;
-			if (len - n >= MBM_ROW_MAX)
-			{
-				n += (unsigned int) make_row(src, buf + n);
-				continue;
-			}
-			src->row_len = make_row(src, src->row);
-			src->row_sent = 0;
-		}
-		part = (unsigned int) (src->row_len - src->row_sent);
-		if (part > len - n)
-			part = len - n;
-		memcpy(buf + n, src->row + src->row_sent, part);
-		src->row_sent += (int) part;
-		n += part;
-	}
-	return n;
-}
-
 /*
  * The CHARACTER SET to give LOAD DATA.  binary: the bytes go into c and pad
  * as they are, with no conversion (measured: 10-15% faster than ascii or
@@ -210,7 +113,7 @@ static int
 load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 {
 	const mbm_options *o = l->o;
-	row_source	src = {&l->sh->stop, rng, 1, o->table_size, {0}, 0, 0};
+	mbm_row_source src = {&l->sh->stop, rng, 1, o->table_size, {0}, 0, 0};
 	char		sql[512];
 	int64_t		rows;
 
@@ -220,7 +123,7 @@ load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 			 " FIELDS TERMINATED BY '\\t' ESCAPED BY '' LINES TERMINATED BY '\\n'"
 			 " (id, k, c, pad)",
 			 table, table, l->load_charset);
-	rows = mbm_load_local(conn, sql, row_source_read, &src, l->error, sizeof(l->error));
+	rows = mbm_load_local(conn, sql, mbm_row_source_read, &src, l->error, sizeof(l->error));
 	if (rows < 0)
 		return rows == MBM_LOAD_REFUSED ? MBM_LOAD_REFUSED : -1;
 	if (rows != o->table_size)
