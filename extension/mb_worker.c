@@ -2,7 +2,7 @@
  * mb_worker.c — one benchmark client: a dynamic background worker.
  *
  * A worker connects to the caller's database as the caller's role, prepares
- * the workload's statements once (SPI plans kept for the whole run), then
+ * the workload's statements once (plans kept for the whole run), then
  * runs events until the coordinator says stop.  Every event is exactly one
  * transaction, as the catalog defines it: an autocommit workload's single
  * statement, or the statements of a BEGIN ... COMMIT workload.  A write
@@ -37,6 +37,7 @@
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -49,6 +50,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
@@ -58,10 +60,17 @@
 /* Longest statement text: random-points with a large R has R placeholders. */
 #define MB_MAX_SQL_BASE 256
 
-/* One prepared statement for one table. */
+/*
+ * One prepared statement for one table.  SPI parses and plans it once; each
+ * execution then goes straight to the plan cache and the executor
+ * (execute_prepared), as a client's Bind and Execute do, without SPI's
+ * per-call connection, parameter list and result tuple table.
+ */
 typedef struct mb_plan
 {
 	SPIPlanPtr	plan;
+	CachedPlanSource *source;	/* the plan's one statement */
+	ParamListInfo params;		/* reused by every execution */
 	int			nargs;
 } mb_plan;
 
@@ -77,7 +86,6 @@ typedef struct mb_worker_ctx
 	mb_bind_ctx bind;			/* draws from the slot's rng */
 	mb_text_buffers texts;
 	mb_bind_value *bind_values; /* room for the largest statement */
-	Datum	   *datums;
 	text	   *c_text;			/* reused varlena for c values */
 	text	   *pad_text;		/* reused varlena for pad values */
 	char	   *sql;			/* ps_mode disable: the statement with literals */
@@ -126,6 +134,53 @@ current_phase(mb_worker_ctx *ctx)
 	return (mb_phase) pg_atomic_read_u32(&ctx->shared->phase);
 }
 
+/* A parameter list for nargs values of the given types, filled per execution. */
+static ParamListInfo
+make_params(int nargs, const Oid *argtypes)
+{
+	ParamListInfo params;
+	int			i;
+
+	if (nargs == 0)
+		return NULL;
+	params = MemoryContextAllocZero(TopMemoryContext,
+									offsetof(ParamListInfoData, params) +
+									sizeof(ParamExternData) * nargs);
+	params->numParams = nargs;
+	for (i = 0; i < nargs; i++)
+	{
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = argtypes[i];
+	}
+	return params;
+}
+
+/*
+ * Where result rows go.  A client's server would convert each row to text
+ * and send it; here each row's values are formed (as that conversion would
+ * need them) and dropped, which is all the benchmark needs of them.
+ */
+static bool
+receive_row(TupleTableSlot *slot, DestReceiver *self)
+{
+	slot_getallattrs(slot);
+	return true;
+}
+
+static void
+receiver_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+receiver_nothing(DestReceiver *self)
+{
+}
+
+static DestReceiver row_receiver = {
+	receive_row, receiver_startup, receiver_nothing, receiver_nothing, DestNone
+};
+
 /*
  * Prepare every statement the workload uses, for every table, and keep the
  * plans for the whole run.  Parameter types follow the value kinds: keys are
@@ -157,6 +212,7 @@ prepare_statements(mb_worker_ctx *ctx)
 			char	   *sql;
 			int			i;
 			SPIPlanPtr	plan;
+			List	   *sources;
 
 			if (!mb_catalog_uses_stmt(ctx->workload, stmt->id))
 				continue;
@@ -190,7 +246,12 @@ prepare_statements(mb_worker_ctx *ctx)
 					 SPI_result_code_string(SPI_result));
 			if (SPI_keepplan(plan) != 0)
 				elog(ERROR, "could not keep the plan of \"%s\"", sql);
+			sources = SPI_plan_get_plan_sources(plan);
+			if (list_length(sources) != 1)
+				elog(ERROR, "\"%s\" is not exactly one statement", sql);
 			ctx->plans[t][s].plan = plan;
+			ctx->plans[t][s].source = linitial(sources);
+			ctx->plans[t][s].params = make_params(nargs, argtypes);
 		}
 	}
 
@@ -200,7 +261,6 @@ prepare_statements(mb_worker_ctx *ctx)
 	ctx->sql = MemoryContextAlloc(TopMemoryContext, ctx->sql_len);
 	ctx->bind_values = MemoryContextAlloc(TopMemoryContext,
 										  sizeof(mb_bind_value) * max_args);
-	ctx->datums = MemoryContextAlloc(TopMemoryContext, sizeof(Datum) * max_args);
 	ctx->c_text = MemoryContextAlloc(TopMemoryContext, VARHDRSZ + MB_C_LEN);
 	SET_VARSIZE(ctx->c_text, VARHDRSZ + MB_C_LEN);
 	ctx->pad_text = MemoryContextAlloc(TopMemoryContext, VARHDRSZ + MB_PAD_LEN);
@@ -245,6 +305,48 @@ execute_literal(mb_worker_ctx *ctx, int table, const mb_stmt *stmt)
 	return SPI_execute(ctx->sql, false, 0);
 }
 
+/*
+ * Execute a prepared statement with the values in its parameter list, as
+ * Postgres executes a client's Bind and Execute: a new snapshot for the
+ * statement (at READ COMMITTED it sees everything committed before it
+ * starts), the plan from the plan cache (revalidated, replanned if
+ * invalidated), the executor from start to end, and the command counter
+ * advanced after it so the transaction's next statement sees its writes.
+ * Everything it allocates is in the transaction's memory or owned by its
+ * resource owner, so an error needs no cleanup here: the abort does it.
+ */
+static void
+execute_prepared(mb_plan *p)
+{
+	CachedPlan *cplan;
+	PlannedStmt *pstmt;
+	QueryDesc  *qdesc;
+
+	/* planning may need a snapshot too, as Bind has one */
+	PushActiveSnapshot(GetTransactionSnapshot());
+	cplan = GetCachedPlan(p->source, p->params, CurrentResourceOwner, NULL);
+	if (list_length(cplan->stmt_list) != 1)
+		elog(ERROR, "\"%s\" is now rewritten into %d statements",
+			 p->source->query_string, list_length(cplan->stmt_list));
+	pstmt = linitial_node(PlannedStmt, cplan->stmt_list);
+
+	qdesc = CreateQueryDesc(pstmt, p->source->query_string, GetActiveSnapshot(),
+							InvalidSnapshot, &row_receiver, p->params, NULL, 0);
+	ExecutorStart(qdesc, 0);
+#if PG_VERSION_NUM >= 180000
+	ExecutorRun(qdesc, ForwardScanDirection, 0);
+#else
+	ExecutorRun(qdesc, ForwardScanDirection, 0, true);
+#endif
+	ExecutorFinish(qdesc);
+	ExecutorEnd(qdesc);
+	FreeQueryDesc(qdesc);
+
+	PopActiveSnapshot();
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	CommandCounterIncrement();
+}
+
 /* Run one statement with freshly drawn values. */
 static void
 execute_statement(mb_worker_ctx *ctx, int table, mb_stmt_id id)
@@ -269,32 +371,24 @@ execute_statement(mb_worker_ctx *ctx, int table, mb_stmt_id id)
 	for (i = 0; i < n; i++)
 	{
 		mb_bind_value *v = &ctx->bind_values[i];
+		Datum		value;
 
 		if (!v->is_text)
-			ctx->datums[i] = Int32GetDatum(v->int_value);
+			value = Int32GetDatum(v->int_value);
 		else if (v->text == ctx->texts.c)
 		{
 			memcpy(VARDATA(ctx->c_text), v->text, MB_C_LEN);
-			ctx->datums[i] = PointerGetDatum(ctx->c_text);
+			value = PointerGetDatum(ctx->c_text);
 		}
 		else
 		{
 			memcpy(VARDATA(ctx->pad_text), v->text, MB_PAD_LEN);
-			ctx->datums[i] = PointerGetDatum(ctx->pad_text);
+			value = PointerGetDatum(ctx->pad_text);
 		}
+		p->params->params[i].value = value;
+		p->params->params[i].isnull = false;
 	}
-
-	/*
-	 * read_only = false: SPI takes a new snapshot for the statement and
-	 * advances the command counter, as a client's statement inside BEGIN ...
-	 * COMMIT would get at READ COMMITTED.
-	 */
-	ret = SPI_execute_plan(p->plan, ctx->datums, NULL, false, 0);
-	if (ret < 0)
-		elog(ERROR, "statement \"%s\" failed: %s", stmt->key,
-			 SPI_result_code_string(ret));
-	if (SPI_tuptable != NULL)
-		SPI_freetuptable(SPI_tuptable);
+	execute_prepared(p);
 }
 
 /*
@@ -307,16 +401,20 @@ run_event(mb_worker_ctx *ctx)
 	const mb_workload *w = ctx->workload;
 	int			table = mb_catalog_pick_table(w, &ctx->bind, ctx->shared->tables,
 											  ctx->client_index);
+	bool		use_spi = ctx->shared->ps_disable;	/* SQL text: SPI_execute */
 	int			i;
 
 	mb_catalog_begin_event(&ctx->bind);
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	/* SPI wants an outer snapshot; each statement still takes its own */
-	PushActiveSnapshot(GetTransactionSnapshot());
+	if (use_spi)
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		/* SPI wants an outer snapshot; each statement still takes its own */
+		PushActiveSnapshot(GetTransactionSnapshot());
+	}
 	for (i = 0; i < MB_MAX_STEPS && w->steps[i].stmt != MB_ST_NONE; i++)
 	{
 		int			r;
@@ -324,8 +422,11 @@ run_event(mb_worker_ctx *ctx)
 		for (r = 0; r < w->steps[i].repeat; r++)
 			execute_statement(ctx, table, w->steps[i].stmt);
 	}
-	PopActiveSnapshot();
-	SPI_finish();
+	if (use_spi)
+	{
+		PopActiveSnapshot();
+		SPI_finish();
+	}
 	CommitTransactionCommand();
 
 	/* stats are rate-limited inside; this keeps pg_stat_* current */
