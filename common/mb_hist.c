@@ -30,19 +30,65 @@ mb_hist_reset(mb_hist *hist)
 	memset(hist, 0, sizeof(*hist));
 }
 
+/*
+ * Bucketing runs once per event, so it avoids log10: each bucket's upper
+ * bound is kept as an integer (the smallest value past the bucket), and a
+ * value's leading bit and the four bits after it (a cell 1/16 of a power
+ * of two wide, under three buckets) give the first bucket to try; at most
+ * a few comparisons then find its bucket.  The bounds come from
+ * mb_hist_bucket_upper_ns, so bucket and bound always agree.  The tables are
+ * filled when the program or library is loaded, before any thread runs.
+ */
+#define MB_HIST_CELL_BITS 4
+static uint64_t mb_hist_uppers[MB_HIST_BUCKETS];
+static uint16_t mb_hist_cell_first[64 << MB_HIST_CELL_BITS];
+
+static int
+mb_hist_cell(uint64_t ns)
+{
+	int			e = 63 - __builtin_clzll(ns);
+
+	return (e << MB_HIST_CELL_BITS) |
+		(int) ((ns >> (e - MB_HIST_CELL_BITS)) & ((1 << MB_HIST_CELL_BITS) - 1));
+}
+
+__attribute__((constructor))
+static void
+mb_hist_fill_tables(void)
+{
+	int			b;
+	int			cell;
+
+	for (b = 0; b < MB_HIST_BUCKETS - 1; b++)
+		mb_hist_uppers[b] = (uint64_t) ceil(mb_hist_bucket_upper_ns(b));
+	mb_hist_uppers[MB_HIST_BUCKETS - 1] = UINT64_MAX;
+	/* a cell's first bucket is its smallest value's (the cells of MIN..MAX) */
+	b = 0;
+	for (cell = mb_hist_cell((uint64_t) MB_HIST_MIN_NS); cell <= mb_hist_cell((uint64_t) MB_HIST_MAX_NS); cell++)
+	{
+		int			e = cell >> MB_HIST_CELL_BITS;
+		uint64_t	lowest = (uint64_t) ((1 << MB_HIST_CELL_BITS) | (cell & ((1 << MB_HIST_CELL_BITS) - 1)))
+			<< (e - MB_HIST_CELL_BITS);
+
+		while (lowest >= mb_hist_uppers[b])
+			b++;
+		mb_hist_cell_first[cell] = (uint16_t) b;
+	}
+}
+
 int
 mb_hist_bucket(uint64_t ns)
 {
-	double		b;
+	int			b;
 
-	if ((double) ns < MB_HIST_MIN_NS)
+	if (ns < (uint64_t) MB_HIST_MIN_NS)
 		return 0;
-	if ((double) ns >= MB_HIST_MAX_NS)
+	if (ns >= (uint64_t) MB_HIST_MAX_NS)
 		return MB_HIST_BUCKETS - 1;
-	b = (log10((double) ns) - log10(MB_HIST_MIN_NS)) * mb_hist_scale();
-	if (b >= MB_HIST_BUCKETS - 1)
-		return MB_HIST_BUCKETS - 1;
-	return (int) b;
+	b = mb_hist_cell_first[mb_hist_cell(ns)];
+	while (ns >= mb_hist_uppers[b])
+		b++;
+	return b;
 }
 
 double

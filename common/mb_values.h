@@ -17,7 +17,5 @@
 extern void mb_values_c(mb_rng *rng, char *out);
 /* Fill out[0 .. MB_PAD_LEN-1]; writes no terminating NUL. */
 extern void mb_values_pad(mb_rng *rng, char *out);
-/* Fill out with 'groups' groups of 11 digits joined by '-'. */
-extern void mb_values_digit_groups(mb_rng *rng, char *out, int groups);
 
 #endif							/* MB_VALUES_H */
