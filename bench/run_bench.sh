@@ -11,7 +11,8 @@
 #   2. the same in-server QPS vs `sysbench oltp_point_select` over the unix
 #      socket (one client thread) on the very same sbtest1 table;
 #   3. bench_prepare's wall-clock time vs `sysbench oltp_point_select prepare`
-#      for the same number of rows (1 table), both timed by date(1);
+#      for the same number of rows (PREPARE_ROWS, 1 table), both timed by
+#      date(1);
 #   4. in-server point-query QPS with its costs counted (the default) vs
 #      with microbench.collect_costs = off: what counting costs.
 #
@@ -25,14 +26,19 @@
 #   ROUNDS=5            alternating rounds per comparison
 #   RUN_SECONDS=5       measured seconds per QPS run (integer)
 #   WARMUP=1            warm-up seconds before each QPS run (integer, excluded)
-#   TABLE_SIZE=1000000  rows in sbtest1 (prepare and QPS)
+#   TABLE_SIZE=100000   rows in sbtest1 for the QPS runs: a table that stays
+#                       in shared buffers, so what differs between the
+#                       contenders (the harness) is not drowned by misses
+#   PREPARE_ROWS=1000000  rows in each timed prepare
 #   BENCH_PORT=5510     port of the throwaway cluster (socket only, no TCP)
 #   BENCH_DB=mb_bench   database name
 #   PIN_CPU=0           CPU for the server's backends and benchmark workers
-#                       (sysbench gets the others); "none" to not pin.  On a
-#                       shared VM the vCPUs differ in speed from run to run,
-#                       which makes side-by-side figures bimodal: pinning
-#                       both contenders to one CPU compares like with like
+#                       in the QPS runs (sysbench gets the others); "none"
+#                       to not pin.  On a shared VM the vCPUs differ in
+#                       speed from run to run, which makes side-by-side
+#                       figures bimodal: pinning both contenders to one CPU
+#                       compares like with like.  The prepares run first
+#                       and unpinned: using every CPU is part of loading
 # Usage: bench/run_bench.sh        (or `make bench` from the top level)
 set -euo pipefail
 shopt -s inherit_errexit
@@ -40,12 +46,13 @@ shopt -s inherit_errexit
 ROUNDS=${ROUNDS:-5}
 RUN_SECONDS=${RUN_SECONDS:-5}
 WARMUP=${WARMUP:-1}
-TABLE_SIZE=${TABLE_SIZE:-1000000}
+TABLE_SIZE=${TABLE_SIZE:-100000}
+PREPARE_ROWS=${PREPARE_ROWS:-1000000}
 BENCH_PORT=${BENCH_PORT:-5510}
 BENCH_DB=${BENCH_DB:-mb_bench}
 PIN_CPU=${PIN_CPU:-0}
 
-for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
+for v in ROUNDS RUN_SECONDS TABLE_SIZE PREPARE_ROWS BENCH_PORT; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "run_bench.sh: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
 done
 [[ $WARMUP =~ ^[0-9]+$ ]] || { echo "run_bench.sh: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
@@ -61,22 +68,13 @@ cluster=$server
 unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
 
-# Backends and background workers inherit the postmaster's CPU affinity.
-sb_pin=()
-if [ "$PIN_CPU" != none ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-    taskset -p -c "$PIN_CPU" "$(head -n 1 "$cluster/data/postmaster.pid")" >/dev/null
-    others=$(other_cpus "$PIN_CPU")
-    sb_pin=(taskset -c "$others")
-    echo "server pinned to CPU $PIN_CPU, sysbench to CPU(s) $others (PIN_CPU=none to not pin)"
-fi
-
 q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
 
 # sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
 # starting with '/' as the unix-socket directory; the cluster has no TCP
 # listener (listen_addresses = ''), so every sysbench run below is on the socket.
-sb=("${sb_pin[@]}" sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
-    --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1 --table-size="$TABLE_SIZE")
+sb=(sysbench --db-driver=pgsql --pgsql-host="$PGHOST" --pgsql-port="$PGPORT"
+    --pgsql-user="$PGUSER" --pgsql-db="$BENCH_DB" --tables=1)
 
 createdb "$BENCH_DB"
 q -c "CREATE EXTENSION microbench"
@@ -121,7 +119,7 @@ SQL
 
 pg_version=$(q -c "SHOW server_version")
 echo "microbench benchmark: Postgres $pg_version, $(sysbench --version), $(nproc) CPUs"
-echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE (1 table, 1 client)"
+echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE PREPARE_ROWS=$PREPARE_ROWS (1 table, 1 client)"
 echo
 
 # ---- 3. prepare time: bench_prepare vs sysbench prepare --------------------
@@ -131,7 +129,7 @@ prep_ours() {
     q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT"
     local t0 t1
     t0=$(now)
-    q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >"$log/prep_ours.out"
+    q -c "SELECT * FROM bench_prepare(1, $PREPARE_ROWS)" >"$log/prep_ours.out"
     t1=$(now)
     elapsed "$t0" "$t1"
 }
@@ -139,13 +137,13 @@ prep_peer() {
     q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT"
     local t0 t1
     t0=$(now)
-    "${sb[@]}" oltp_point_select prepare >"$log/prep_sysbench.out" 2>&1
+    "${sb[@]}" --table-size="$PREPARE_ROWS" oltp_point_select prepare >"$log/prep_sysbench.out" 2>&1
     t1=$(now)
     elapsed "$t0" "$t1"
 }
 
 prep_o=() prep_p=() prep_r=()
-echo "raw: prepare seconds ($TABLE_SIZE rows; odd rounds ours first, even rounds sysbench first)"
+echo "raw: prepare seconds ($PREPARE_ROWS rows; odd rounds ours first, even rounds sysbench first)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
     if ((r % 2)); then o=$(prep_ours); p=$(prep_peer); else p=$(prep_peer); o=$(prep_ours); fi
@@ -153,6 +151,18 @@ for ((r = 1; r <= ROUNDS; r++)); do
     printf '  round %d: ours %8.3f s  sysbench %8.3f s  ratio %5.2fx   (loadavg %s)\n' "$r" "$o" "$p" "$(ratio "$o" "$p")" "$la"
 done
 echo
+
+# Pinned from here on: backends and background workers inherit the
+# postmaster's CPU affinity, sysbench gets the other CPUs.  The prepares
+# above ran unpinned, each tool using the machine as it would: sysbench's
+# client and its server backend, bench_prepare's parallel index builds.
+sb_pin=()
+if [ "$PIN_CPU" != none ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    taskset -p -c "$PIN_CPU" "$(head -n 1 "$cluster/data/postmaster.pid")" >/dev/null
+    others=$(other_cpus "$PIN_CPU")
+    sb_pin=(taskset -c "$others")
+    echo "QPS runs: server pinned to CPU $PIN_CPU, sysbench to CPU(s) $others (PIN_CPU=none to not pin)"
+fi
 
 # ---- 1 + 2. point-query QPS ------------------------------------------------
 # One data set for all QPS runs: bench_prepare's, vacuumed so every run reads
@@ -183,9 +193,9 @@ qps_sysbench() {
     # --report-checkpoints=WARMUP resets the counters after the warm-up, so
     # the final "queries:" figure covers only the last RUN_SECONDS.
     # uniform keys, as bench_run draws them (sysbench 1.0 defaults to special)
-    local args=(--threads=1 --rand-type=uniform --time=$((${1:-$RUN_SECONDS} + WARMUP)))
+    local args=(--table-size="$TABLE_SIZE" --threads=1 --rand-type=uniform --time=$((${1:-$RUN_SECONDS} + WARMUP)))
     ((WARMUP > 0)) && args+=(--report-checkpoints="$WARMUP")
-    "${sb[@]}" "${args[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
+    "${sb_pin[@]}" "${sb[@]}" "${args[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
     local v
     v=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec\.).*/\1/p' "$log/sysbench_run.out" | tail -n 1)
     [ -n "$v" ] || { echo "run_bench.sh: no 'queries:' line in sysbench output" >&2; cat "$log/sysbench_run.out" >&2; return 1; }
@@ -220,14 +230,14 @@ row() {  # metric ours peer ratio ratio-of-medians goal-op goal
 }
 mo=$(median "${qo[@]}") mn=$(median "${qn[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
 po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}")
-rows_label=$(awk -v n="$TABLE_SIZE" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1000000; else if (n % 1000 == 0) printf "%dk", n / 1000; else printf "%d", n }')
+rows_label=$(size_label "$PREPARE_ROWS")
 echo "medians of $ROUNDS alternating rounds (ratio: median of per-round ratios; med/med: ratio of the medians)"
 printf '%-40s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
 row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" \
-    "$(median "${rp[@]}")" "$(ratio "$mo" "$mp")" ">=" 1.2
+    "$(median "${rp[@]}")" "$(ratio "$mo" "$mp")" ">=" 1.5
 row "point-query QPS, costs counted vs not" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mn")" \
     "$(median "${rn[@]}")" "$(ratio "$mo" "$mn" 3)" ">=" 0.99
 row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" \
     "$(median "${rs[@]}")" "$(ratio "$mo" "$ms")" ">=" 4
 row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" \
-    "$(median "${prep_r[@]}")" "$(ratio "$po" "$pp")" "<=" 0.10
+    "$(median "${prep_r[@]}")" "$(ratio "$po" "$pp")" "<=" 0.12
