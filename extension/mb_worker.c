@@ -71,7 +71,6 @@ typedef struct mb_plan
 	SPIPlanPtr	plan;
 	CachedPlanSource *source;	/* the plan's one statement */
 	ParamListInfo params;		/* reused by every execution */
-	int			nargs;
 } mb_plan;
 
 /* The worker's private state for the run. */
@@ -236,7 +235,6 @@ prepare_statements(mb_worker_ctx *ctx)
 				argtypes[i] = is_text[i] ? TEXTOID : INT4OID;
 			pfree(is_text);
 
-			ctx->plans[t][s].nargs = nargs;
 			max_args = Max(max_args, nargs);
 			if (ctx->shared->ps_disable)
 				continue;		/* every execution parses and plans its text */

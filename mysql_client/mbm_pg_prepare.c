@@ -36,7 +36,6 @@
 
 #include "mb_values.h"
 
-
 /* A schema name quoted as an identifier: 63 bytes, each quote doubled. */
 #define MBM_SCHEMA_LEN	160
 
@@ -58,7 +57,6 @@ typedef struct loader
 	char		error[512];
 	bool		failed;
 } loader;
-
 
 /* One statement of a table's load, unless a stop signal came; 0 on success. */
 static int
