@@ -8,8 +8,9 @@
 #   make test       unit tests, pgTAP tests on a throwaway cluster, the
 #                   client's tests on a throwaway MariaDB and (driver pgsql)
 #                   on a throwaway Postgres, microbench-compare's,
-#                   the release tarball's; runs every suite, then fails with
-#                   a summary of those that failed
+#                   the release tarball's; runs every suite, TEST_JOBS (2)
+#                   side by side, then fails with a summary of those that
+#                   failed
 #   make installcheck  the Postgres tests against the server PGHOST, PGPORT
 #                   and PGUSER name (extension installed there already)
 #   make dist       microbench-VERSION.tar.gz of the committed tree (HEAD)
@@ -40,27 +41,35 @@ install: all
 	sed 's|@MICROBENCH_SRC@|$(CURDIR)|' compare/microbench-compare >$(DESTDIR)$(PREFIX)/bin/microbench-compare
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/microbench-compare
 
+# Each suite alone builds or installs what it needs first; make test does
+# that once and then runs the suites side by side with SUITE_SETUP empty
+# (two makes installing the same files at once would race).
+SUITE_SETUP ?= install
+TEST_JOBS ?= 2
+
 unit-test:
 	$(MAKE) -C test/unit check
 	$(MAKE) -C results_schema check
 
-pg-test: install
+pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh
 
-mysql-test: all
+mysql-test: $(if $(SUITE_SETUP),all)
 	test/run_mysql_tests.sh
 
-pgsql-test: install
+pgsql-test: $(SUITE_SETUP)
 	test/run_pgsql_tests.sh
 
-compare-test: install
+compare-test: $(SUITE_SETUP)
 	test/run_compare_tests.sh
 
 dist-test:
 	test/dist_test.sh
 
+# compare-test is the longest, so it starts first and the rest queue behind
 test: deps
-	test/run_suites.sh unit-test pg-test mysql-test pgsql-test compare-test dist-test
+	$(MAKE) install
+	SUITE_SETUP= test/run_suites.sh -j $(TEST_JOBS) compare-test pg-test mysql-test pgsql-test dist-test unit-test
 
 installcheck:
 	MB_TEST_EXISTING_SERVER=1 test/pg_suite.sh

@@ -1,29 +1,92 @@
 #!/usr/bin/env bash
-# test/run_suites.sh — run several make targets as test suites: every one
-# runs even when an earlier one failed (a red pgTAP file must not hide the
-# client's results), then a summary says which passed and which failed, with
-# how long each took, and the exit status is non-zero if any failed.
+# test/run_suites.sh — run several make targets as test suites, JOBS at a
+# time: every one runs even when another failed (a red pgTAP file must not
+# hide the client's results), then a summary says which passed and which
+# failed, with how long each took, and the exit status is non-zero if any
+# failed.
 #
-#   test/run_suites.sh unit-test pg-test mysql-test ...   (make test uses it)
+# The suites share nothing (each starts its own servers on its own ports in
+# its own temporary directories), so on a machine with two or more cores
+# they run side by side; a suite's output is kept in a file and printed
+# whole when it ends, so the output of two suites never interleaves.  Start
+# the longest suite first: the others fill the second lane behind it.  The
+# suites' prerequisites (build, install) must be made before: two makes
+# installing the same files at once would race.
+#
+#   test/run_suites.sh [-j JOBS] target ...   (make test uses it; JOBS 2)
 set -uo pipefail
 
+jobs=1
+if [ "${1:-}" = -j ]; then
+    jobs=${2:?usage: run_suites.sh [-j JOBS] target ...}
+    shift 2
+fi
+case $jobs in
+    '' | *[!0-9]* | 0) echo "run_suites.sh: -j wants a whole number of at least 1, not '$jobs'" >&2; exit 2 ;;
+esac
+# wait -n -p (which job ended) came with bash 5.1
+if [ "$jobs" -gt 1 ] && { [ "${BASH_VERSINFO[0]}" -lt 5 ] ||
+    { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -lt 1 ]; }; }; then
+    echo "run_suites.sh: bash $BASH_VERSION runs one suite at a time (side by side needs 5.1)"
+    jobs=1
+fi
+
 cd "$(dirname "$0")/.."
-failed=()
-summary=()
-for target in "$@"; do
-    echo "== make $target"
-    t0=$(date +%s)
-    if ${MAKE:-make} --no-print-directory "$target"; then
-        summary+=("$(printf '%-14s passed  %4d s' "$target" $(($(date +%s) - t0)))")
+logdir=$(mktemp -d /tmp/microbench-suites.XXXXXX)
+
+# Each suite runs in a process group of its own (set -m), so an interrupt
+# can stop all of it (its servers are stopped by the suite's own EXIT traps).
+set -m
+declare -A pid_of=() target_of=() started=() seconds=() result=()
+stop_all() {
+    for pid in "${!target_of[@]}"; do kill -INT -- "-$pid" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$logdir"
+    exit 130
+}
+trap stop_all INT TERM
+
+report() {   # target status: print the suite's whole output and remember how it went
+    local target=$1 status=$2
+    seconds[$target]=$(($(date +%s) - started[$target]))
+    if [ "$status" = 0 ]; then result[$target]=passed; else result[$target]=FAILED; fi
+    echo "== make $target (${result[$target]}, ${seconds[$target]} s)"
+    cat "$logdir/$target.log"
+}
+
+pending=("$@")
+while [ ${#pending[@]} -gt 0 ] || [ ${#target_of[@]} -gt 0 ]; do
+    while [ ${#pending[@]} -gt 0 ] && [ ${#target_of[@]} -lt "$jobs" ]; do
+        target=${pending[0]}
+        pending=("${pending[@]:1}")
+        started[$target]=$(date +%s)
+        ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
+        pid_of[$target]=$!
+        target_of[$!]=$target
+        [ "$jobs" -gt 1 ] && echo "== started make $target"
+    done
+    if [ "$jobs" -gt 1 ]; then
+        wait -n -p ended "${!target_of[@]}"
+        status=$?
     else
-        summary+=("$(printf '%-14s FAILED  %4d s' "$target" $(($(date +%s) - t0)))")
-        failed+=("$target")
+        ended=${pid_of[$target]}
+        wait "$ended"
+        status=$?
     fi
+    target=${target_of[$ended]}
+    unset "target_of[$ended]"
+    report "$target" "$status"
 done
+
 echo "== summary"
-printf '%s\n' "${summary[@]}"
+failed=()
+for target in "$@"; do
+    printf '%-14s %-7s %4d s\n' "$target" "${result[$target]}" "${seconds[$target]}"
+    [ "${result[$target]}" = passed ] || failed+=("$target")
+done
+rm -rf "$logdir"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "failed: ${failed[*]}"
     exit 1
 fi
-echo "all ${#summary[@]} suites passed"
+echo "all $# suites passed"
