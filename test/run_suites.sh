@@ -34,17 +34,21 @@ fi
 cd "$(dirname "$0")/.."
 logdir=$(mktemp -d /tmp/microbench-suites.XXXXXX)
 
-# Each suite runs in a process group of its own (set -m), so an interrupt
-# can stop all of it (its servers are stopped by the suite's own EXIT traps).
+# Each suite runs in a process group of its own (set -m): Ctrl-C reaches
+# only this script, which passes the signal on to every process of every
+# running suite (their EXIT traps stop their servers).  A suite started in
+# the background with SIGINT ignored cannot be interrupted at all, so TERM
+# is passed on as TERM, not turned into INT.
 set -m
 declare -A pid_of=() target_of=() started=() seconds=() result=()
-stop_all() {
-    for pid in "${!target_of[@]}"; do kill -INT -- "-$pid" 2>/dev/null; done
+stop_all() {   # stop_all SIGNAL
+    for pid in "${!target_of[@]}"; do kill -"$1" -- "-$pid" 2>/dev/null; done
     wait 2>/dev/null
     rm -rf "$logdir"
-    exit 130
+    exit $((128 + $([ "$1" = INT ] && echo 2 || echo 15)))
 }
-trap stop_all INT TERM
+trap 'stop_all INT' INT
+trap 'stop_all TERM' TERM
 
 report() {   # target status: print the suite's whole output and remember how it went
     local target=$1 status=$2
