@@ -52,14 +52,13 @@ PIN_CPU=${PIN_CPU:-0}
 OLD_REV=${OLD_REV:-4f80e27}
 
 me=compare_clients.sh
-for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
-done
-[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "$me: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
-((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
-[[ $PIN_CPU == none || $PIN_CPU =~ ^[0-9]+$ ]] || { echo "$me: PIN_CPU must be a CPU number or none, not '$PIN_CPU'" >&2; exit 2; }
-
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/bench/lib.sh"
+require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT
+require_non_negative_ints WARMUP
+((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
+require_pin_cpu
+
 NEW_CLIENT=${NEW_CLIENT:-$top/mysql_client/microbench}
 [ -x "$NEW_CLIENT" ] || { echo "$me: $NEW_CLIENT not found (make -C mysql_client)" >&2; exit 1; }
 if [ -n "${OLD_CLIENT:-}" ]; then
@@ -72,7 +71,6 @@ mariadb_cli=$(command -v mariadb || command -v mysql) || { echo "$me: mariadb cl
 if (exec 3<>"/dev/tcp/127.0.0.1/$BENCH_PORT") 2>/dev/null; then
     echo "$me: port $BENCH_PORT is in use; set BENCH_PORT" >&2; exit 1
 fi
-. "$top/bench/lib.sh"
 
 bench_pinning
 

@@ -3,9 +3,24 @@
 # on a shared machine skews timings, so every round shows it), the scratch
 # directory with its throwaway server, removed whatever happens, and the
 # CPU pinning of server and clients.  Sourced by bench/run_bench.sh,
-# bench/run_bench_mysql.sh, bench/run_bench_pgsql.sh and
-# bench/compare_clients.sh, each of which sets me (its name) and top (the
+# bench/run_bench_mysql.sh, bench/run_bench_pgsql.sh, bench/compare_clients.sh
+# and bench/profile_point_query.sh, each of which sets me (its name) and top (the
 # repository) first.
+
+# Settings checks, each exiting 2 with a one-line message naming the setting:
+# require_positive_ints VAR..., require_non_negative_ints VAR..., and
+# require_pin_cpu (PIN_CPU: a CPU number or none).
+require_positive_ints() {
+    local v
+    for v; do [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }; done
+}
+require_non_negative_ints() {
+    local v
+    for v; do [[ ${!v} =~ ^[0-9]+$ ]] || { echo "$me: $v must be a non-negative integer, not '${!v}'" >&2; exit 2; }; done
+}
+require_pin_cpu() {
+    [[ $PIN_CPU == none || $PIN_CPU =~ ^[0-9]+$ ]] || { echo "$me: PIN_CPU must be a CPU number or none, not '$PIN_CPU'" >&2; exit 2; }
+}
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 now() { date +%s.%N; }

@@ -31,15 +31,13 @@ PERF_SECONDS=${PERF_SECONDS:-4}
 PIN_CPU=${PIN_CPU:-0}
 BENCH_PORT=${BENCH_PORT:-5512}
 me=profile_point_query.sh
-for v in TABLE_SIZE RUN_SECONDS PERF_SECONDS BENCH_PORT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
-done
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/bench/lib.sh"
+require_positive_ints TABLE_SIZE RUN_SECONDS PERF_SECONDS BENCH_PORT
 ((PERF_SECONDS + 3 <= RUN_SECONDS)) || { echo "$me: RUN_SECONDS must be at least PERF_SECONDS + 3" >&2; exit 2; }
 command -v perf >/dev/null || { echo "$me: perf not found (apt-get install linux-perf)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "$me: python3 not found" >&2; exit 1; }
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-. "$top/bench/lib.sh"
 bench_workdir mb_profile pg
 unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
 eval "$("$top/test/pg_cluster.sh" start "$server" "$BENCH_PORT")"

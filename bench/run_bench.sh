@@ -52,16 +52,14 @@ BENCH_PORT=${BENCH_PORT:-5510}
 BENCH_DB=${BENCH_DB:-mb_bench}
 PIN_CPU=${PIN_CPU:-0}
 
-for v in ROUNDS RUN_SECONDS TABLE_SIZE PREPARE_ROWS BENCH_PORT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "run_bench.sh: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
-done
-[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "run_bench.sh: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
-command -v sysbench >/dev/null || { echo "run_bench.sh: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
-command -v psql >/dev/null || { echo "run_bench.sh: psql not found" >&2; exit 1; }
-
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 me=run_bench.sh
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
+require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE PREPARE_ROWS BENCH_PORT
+require_non_negative_ints WARMUP
+command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
+command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
+
 bench_workdir mb_bench pg
 cluster=$server
 

@@ -57,14 +57,12 @@ BENCH_PORT=${BENCH_PORT:-3420}
 BUFFER_POOL_MB=${BUFFER_POOL_MB:-1024}
 
 me=run_bench_mysql.sh
-for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT BUFFER_POOL_MB; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
-done
-[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "$me: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
-((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
-
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
+require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT BUFFER_POOL_MB
+require_non_negative_ints WARMUP
+((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
+
 client=$top/mysql_client/microbench-mysql
 [ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
 command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }

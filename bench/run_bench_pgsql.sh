@@ -69,19 +69,17 @@ BENCH_DB=${BENCH_DB:-sbtest}
 PIN_CPU=${PIN_CPU:-0}
 
 me=run_bench_pgsql.sh
-for v in ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
-done
-[[ $WARMUP =~ ^[0-9]+$ ]] || { echo "$me: WARMUP must be a non-negative integer, not '$WARMUP'" >&2; exit 2; }
-((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
-[[ $PIN_CPU == none || $PIN_CPU =~ ^[0-9]+$ ]] || { echo "$me: PIN_CPU must be a CPU number or none, not '$PIN_CPU'" >&2; exit 2; }
-
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$top/bench/lib.sh"
+require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT
+require_non_negative_ints WARMUP
+((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
+require_pin_cpu
+
 client=$top/mysql_client/microbench
 [ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
 command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
 command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
-. "$top/bench/lib.sh"
 
 # Server on PIN_CPU, clients on the others.  The cluster is started under
 # taskset, so initdb, pg_ctl, the postmaster and every process it forks
