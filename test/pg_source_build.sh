@@ -5,8 +5,13 @@
 #
 #   test/pg_source_build.sh MAJOR          e.g. 17 (from trixie), 18 (from sid)
 #
-# Exits 3 when the suite's index lists the package but the mirror does not
-# serve its files (an infrastructure gap, not a build failure), 1 on any
+# When the suite's index has moved ahead of the mirror (it lists a version
+# whose files the mirror does not serve yet), the newest of the previous few
+# minor releases that the mirror still keeps is built instead, trusted only
+# as far as apt would trust it: its .dsc must carry a good signature from a
+# Debian developer's key (debian-keyring) and the tarball must match the
+# .dsc's SHA-256.  Exits 3 when neither the listed version nor such an older
+# one can be had (an infrastructure gap, not a build failure), 1 on any
 # other failure.
 # Prints the installation prefix as the last line of stdout; everything else
 # goes to stderr or to log files.  The prefix is a cache directory named
@@ -105,15 +110,58 @@ uris=$(source_uris) || true
 dsc=$(awk '$2 ~ /\.dsc$/ { print $2 }' <<<"$uris")
 version=${dsc#"${pkg}_"}
 version=${version%.dsc}
-upstream=${version%-*}
-prefix=$cache/pg-$version
-stamp=$prefix/.microbench-build-complete
+# the pool directory the index points at, e.g. .../pool/main/p/postgresql-17
+pool=$(awk '$2 ~ /\.dsc$/ { print $1 }' <<<"$uris" | tr -d "'")
+pool=${pool%/*}
 
+use_version() {   # use_version VERSION: the build this run makes or reuses
+    version=$1
+    upstream=${version%-*}
+    prefix=$cache/pg-$version
+    stamp=$prefix/.microbench-build-complete
+}
+use_version "$version"
 if [ -f "$stamp" ]; then
     say "cached build of $pkg $version"
     echo "$prefix"
     exit 0
 fi
+
+# verified_older_dsc DIR: the newest of the four minor releases before
+# $version, with the same Debian revision, whose .dsc the pool still serves
+# and a Debian developer signed; its version on stdout, and in DIR the
+# .dsc's signed text alone (gpgv --output: nothing outside the signature is
+# read later)
+verified_older_dsc() {
+    local dir=$1 minor=${upstream##*.} revision=${version##*-} i candidate file
+    for i in 1 2 3 4; do
+        [ $((minor - i)) -ge 0 ] || break
+        candidate=$major.$((minor - i))-$revision
+        file=${pkg}_$candidate.dsc
+        curl -sf --retry 2 -o "$dir/$file.signed" "$pool/${file//+/%2b}" || continue
+        if gpgv --keyring /usr/share/keyrings/debian-keyring.gpg --output "$dir/$file" "$dir/$file.signed" \
+                >>"$dir/gpgv.log" 2>&1 &&
+            grep -qxF "Source: $pkg" "$dir/$file" && grep -qxF "Version: $candidate" "$dir/$file"; then
+            echo "$candidate"
+            return 0
+        fi
+        say "$file: no good signature from a Debian developer's key for $pkg $candidate; not used"
+        rm -f "$dir/$file"
+    done
+    return 1
+}
+
+# fetch_verified_orig DIR: the upstream tarball the verified .dsc of
+# $version names, into DIR, checked against the .dsc's SHA-256
+fetch_verified_orig() {
+    local dir=$1 sum name
+    read -r sum name < <(awk -v p="${pkg}_$upstream.orig.tar." '
+        /^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 }
+        on && index($3, p) == 1 { print $1, $3 }' "$dir/${pkg}_$version.dsc")
+    [ -n "${name:-}" ] || { say "${pkg}_$version.dsc names no upstream tarball"; return 1; }
+    curl -sf --retry 2 -o "$dir/$name" "$pool/$name" || { say "could not fetch $pool/$name"; return 1; }
+    echo "$sum  $dir/$name" | sha256sum -c --quiet - >&2 || { say "$name does not match its .dsc's SHA-256"; return 1; }
+}
 
 mkdir -p "$cache"
 chmod 755 "$cache"
@@ -128,8 +176,9 @@ if [ -f "$stamp" ]; then
 fi
 
 # build dependencies: bookworm's, for a configure without ICU and LLVM
+# (curl and debian-keyring for an older release fetched past the index)
 deps=(build-essential bison flex zlib1g-dev libreadline-dev pkg-config perl bzip2 xz-utils
-      postgresql-15-pgtap)
+      postgresql-15-pgtap curl debian-keyring)
 missing=()
 for p in "${deps[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -171,13 +220,35 @@ if ! download; then
     apt_update
     if ! download; then
         tail -n 20 "$logs/download.log" >&2
-        if grep -q '404 *Not Found' "$logs/download.log"; then
-            # listed in the index, absent from the mirror: not a build failure,
-            # and run_pg_matrix.sh reports it as a skip
-            say "$pkg $version is listed in $suite's index, but the mirror does not have its files"
+        grep -q '404 *Not Found' "$logs/download.log" || die "download failed"
+        say "$pkg $version is listed in $suite's index, but the mirror does not have its files;" \
+            "looking for an older $major.x release it still keeps"
+        listed=$version
+        found=$work/older
+        mkdir -p "$found"
+        older=$(verified_older_dsc "$found") || {
+            # not a build failure: run_pg_matrix.sh reports it as a skip
+            say "no signed $pkg release older than $listed on the mirror"
             exit 3
+        }
+        mv "$found/${pkg}_$older.dsc" "$cache/.${pkg}_$older.dsc"
+        flock -u 9
+        rm -rf "$work"
+        use_version "$older"
+        say "using $pkg $version (its .dsc has a good Debian developer's signature)"
+        if [ -f "$stamp" ]; then
+            say "cached build of $pkg $version"
+            echo "$prefix"
+            exit 0
         fi
-        die "download failed"
+        exec 9>"$cache/.pg-$version.lock"
+        flock 9
+        work=$cache/work-pg-$version
+        logs=$work/logs
+        rm -rf "$work" "$prefix"
+        mkdir -p "$work/src" "$work/build" "$logs"
+        mv "$cache/.${pkg}_$version.dsc" "$work/src/${pkg}_$version.dsc"
+        fetch_verified_orig "$work/src" || exit 1
     fi
 fi
 
