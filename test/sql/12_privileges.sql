@@ -40,11 +40,11 @@ SELECT is((SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'microbenc
 -- ---- a member of microbench_user runs, and its clients run as itself ----
 SELECT pg_stat_statements_reset();
 SELECT lives_ok($$SET SESSION AUTHORIZATION mb_granted; SET search_path = granted, public;
-                  SELECT bench_run('point-query', seconds => 0.5, warmup => 0, clients => 2,
+                  SELECT bench_run('point-query', seconds => 0, events => 100, warmup => 0, clients => 2,
                                    label => 'as-granted');
                   RESET SESSION AUTHORIZATION; RESET search_path$$,
                 'a member of microbench_user runs bench_run');
-SELECT is((SELECT count(*) FROM microbench.runs WHERE label = 'as-granted' AND events > 0), 1::bigint,
+SELECT is((SELECT count(*) FROM microbench.runs WHERE label = 'as-granted' AND events = 100), 1::bigint,
           '... and its run is recorded');
 SELECT is((SELECT array_agg(DISTINCT userid::regrole::text) FROM pg_stat_statements
            WHERE query = 'SELECT c FROM sbtest1 WHERE id = $1'),
