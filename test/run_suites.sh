@@ -32,7 +32,9 @@ if [ "$jobs" -gt 1 ] && { [ "${BASH_VERSINFO[0]}" -lt 5 ] ||
 fi
 
 cd "$(dirname "$0")/.."
+# the suites' output until each is printed; removed however this script ends
 logdir=$(mktemp -d /tmp/microbench-suites.XXXXXX)
+trap 'rm -rf "$logdir"' EXIT
 
 # Each suite runs in a process group of its own (set -m): Ctrl-C reaches
 # only this script, which passes the signal on to every process of every
@@ -40,11 +42,10 @@ logdir=$(mktemp -d /tmp/microbench-suites.XXXXXX)
 # the background with SIGINT ignored cannot be interrupted at all, so TERM
 # is passed on as TERM, not turned into INT.
 set -m
-declare -A pid_of=() target_of=() started=() seconds=() result=()
+declare -A target_of=() started=() seconds=() result=()
 stop_all() {   # stop_all SIGNAL
     for pid in "${!target_of[@]}"; do kill -"$1" -- "-$pid" 2>/dev/null; done
     wait 2>/dev/null
-    rm -rf "$logdir"
     exit $((128 + $([ "$1" = INT ] && echo 2 || echo 15)))
 }
 trap 'stop_all INT' INT
@@ -65,7 +66,6 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#target_of[@]} -gt 0 ]; do
         pending=("${pending[@]:1}")
         started[$target]=$(date +%s)
         ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
-        pid_of[$target]=$!
         target_of[$!]=$target
         [ "$jobs" -gt 1 ] && echo "== started make $target"
     done
@@ -73,7 +73,7 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#target_of[@]} -gt 0 ]; do
         wait -n -p ended "${!target_of[@]}"
         status=$?
     else
-        ended=${pid_of[$target]}
+        ended=${!target_of[*]}     # the one running suite
         wait "$ended"
         status=$?
     fi
@@ -88,7 +88,6 @@ for target in "$@"; do
     printf '%-14s %-7s %4d s\n' "$target" "${result[$target]}" "${seconds[$target]}"
     [ "${result[$target]}" = passed ] || failed+=("$target")
 done
-rm -rf "$logdir"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "failed: ${failed[*]}"
     exit 1
