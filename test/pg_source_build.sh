@@ -120,12 +120,15 @@ use_version() {   # use_version VERSION: the build this run makes or reuses
     prefix=$cache/pg-$version
     stamp=$prefix/.microbench-build-complete
 }
-use_version "$version"
-if [ -f "$stamp" ]; then
-    say "cached build of $pkg $version"
+# reuse_cached_build [WHY]: a complete build of $version is used as it is
+reuse_cached_build() {
+    [ -f "$stamp" ] || return 0
+    say "cached build of $pkg $version${1:+ ($1)}"
     echo "$prefix"
     exit 0
-fi
+}
+use_version "$version"
+reuse_cached_build
 
 # verified_older_dsc DIR: the newest of the four minor releases before
 # $version, with the same Debian revision, whose .dsc the pool still serves
@@ -169,11 +172,7 @@ chmod 755 "$cache"
 # prefix at the same time: the second waits, then finds the stamp
 exec 9>"$cache/.pg-$version.lock"
 flock 9
-if [ -f "$stamp" ]; then
-    say "cached build of $pkg $version (built meanwhile)"
-    echo "$prefix"
-    exit 0
-fi
+reuse_cached_build "built meanwhile"
 
 # build dependencies: bookworm's, for a configure without ICU and LLVM
 # (curl and debian-keyring for an older release fetched past the index)
@@ -236,11 +235,7 @@ if ! download; then
         rm -rf "$work"
         use_version "$older"
         say "using $pkg $version (its .dsc has a good Debian developer's signature)"
-        if [ -f "$stamp" ]; then
-            say "cached build of $pkg $version"
-            echo "$prefix"
-            exit 0
-        fi
+        reuse_cached_build
         exec 9>"$cache/.pg-$version.lock"
         flock 9
         work=$cache/work-pg-$version
