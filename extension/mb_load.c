@@ -6,23 +6,46 @@
  * primary key and the k index afterwards, since building an index once is
  * far cheaper than maintaining it row by row.  Rows are built here in C with
  * the catalog's value generator, each straight into a copy of a template
- * tuple, and written with table_multi_insert, the path COPY uses, in
- * batches.  Because the table was created in this very
- * transaction, rows can be written frozen (as COPY FREEZE does): no reader
- * ever has to set hint bits or freeze them later, so the first benchmark
- * does not pay for the load's housekeeping.
+ * tuple.  Because the table was created in this very transaction, rows can
+ * be written frozen (as COPY FREEZE does): no reader ever has to set hint
+ * bits or freeze them later, so the first benchmark does not pay for the
+ * load's housekeeping.
+ *
+ * Two ways to write them, the same rows on the same pages either way:
+ *
+ * - Directly (the default, microbench.direct_load): heap pages are filled in
+ *   local memory, WAL-logged as full pages and appended to the file, and the
+ *   visibility map is written the same way, as CLUSTER and index builds
+ *   write their pages.  No shared buffer, no page written twice.
+ * - Through Postgres's bulk-insert path (table_multi_insert, as COPY):
+ *   when the table is not empty, not a heap, or logically decoded (the
+ *   decoder needs row records, not pages), or when direct_load is off.
  */
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/visibilitymap.h"
 #include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
+#include "catalog/catalog.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "storage/predicate.h"
+#include "storage/proc.h"
+#include "storage/smgr.h"
+#include "storage/sync.h"
 #include "utils/acl.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -32,7 +55,28 @@
 
 PG_FUNCTION_INFO_V1(microbench_load_table);
 
+/* microbench.direct_load: write the heap pages directly (on by default) */
+bool		mb_direct_load = true;
+
+/* rows per table_multi_insert call on the bulk-insert path */
 #define MB_LOAD_BATCH 1000
+
+/*
+ * Pages the direct path builds before it logs and writes them: log_newpages
+ * puts this many in one WAL record.
+ */
+#define MB_PAGES_PER_WRITE XLR_MAX_BLOCK_ID
+
+/* alignment of the page buffer, enough for direct I/O (PG_IO_ALIGN_SIZE) */
+#define MB_IO_ALIGN 4096
+
+#if PG_VERSION_NUM >= 160000
+#define MB_REL_LOCATOR(rel) (&(rel)->rd_locator)
+#define MB_SMGR_LOCATOR(smgr) ((smgr)->smgr_rlocator)
+#else
+#define MB_REL_LOCATOR(rel) (&(rel)->rd_node)
+#define MB_SMGR_LOCATOR(smgr) ((smgr)->smgr_rnode)
+#endif
 
 /* char(120) and char(60) are stored blank-padded to their length. */
 #define MB_C_WIDTH	120
@@ -137,23 +181,32 @@ make_row_template(Relation rel, mb_row_template *tpl)
 	pfree(pad);
 }
 
-/* A new row: the template with these values, c and pad drawn from rng. */
-static HeapTuple
-make_row(const mb_row_template *tpl, int32 id, mb_rng *rng, uint32 table_size)
+/*
+ * Writes row id's values into data, a copy of the template's tuple data;
+ * c and pad drawn from rng.
+ */
+static void
+fill_row(const mb_row_template *tpl, char *data, int32 id, mb_rng *rng, uint32 table_size)
 {
-	HeapTuple	tuple = palloc(tpl->size);
-	char	   *data;
 	int32		k;
 
-	memcpy(tuple, tpl->tuple, tpl->size);
-	tuple->t_data = (HeapTupleHeader) ((char *) tuple + HEAPTUPLESIZE);
-	data = (char *) tuple->t_data;
 	/* draws in the catalog's order: c, pad, then k */
 	mb_values_c(rng, data + tpl->c_offset);
 	mb_values_pad(rng, data + tpl->pad_offset);
 	k = (int32) mb_rng_uniform(rng, 1, table_size);
 	memcpy(data + tpl->id_offset, &id, sizeof(id));
 	memcpy(data + tpl->k_offset, &k, sizeof(k));
+}
+
+/* A new row for the bulk-insert path: the template with id's values. */
+static HeapTuple
+make_row(const mb_row_template *tpl, int32 id, mb_rng *rng, uint32 table_size)
+{
+	HeapTuple	tuple = palloc(tpl->size);
+
+	memcpy(tuple, tpl->tuple, tpl->size);
+	tuple->t_data = (HeapTupleHeader) ((char *) tuple + HEAPTUPLESIZE);
+	fill_row(tpl, (char *) tuple->t_data, id, rng, table_size);
 	return tuple;
 }
 
@@ -169,6 +222,292 @@ table_number(const char *relname)
 	return 0;
 }
 
+/*
+ * Whether the rows can be written as pages directly.  The pages must be the
+ * table's only ones (nothing in shared buffers, no index to maintain), heap
+ * pages, and made durable by WAL: an unlogged or temporary table keeps the
+ * bulk-insert path, and so does a logically decoded one, whose decoder needs
+ * each row's record.
+ */
+static bool
+can_write_pages_directly(Relation rel)
+{
+	return mb_direct_load &&
+		rel->rd_rel->relam == HEAP_TABLE_AM_OID &&
+		rel->rd_rel->relpersistence == RELPERSISTENCE_PERMANENT &&
+		!rel->rd_rel->relhasindex &&
+		!RelationIsLogicallyLogged(rel) &&
+		RelationGetNumberOfBlocks(rel) == 0;
+}
+
+/* The rows the bulk-insert path writes, as COPY FREEZE would. */
+static void
+load_through_buffers(Relation rel, const mb_row_template *tpl, int64 table_size,
+					 mb_rng *rng)
+{
+	BulkInsertState bistate = GetBulkInsertState();
+	TupleTableSlot *slots[MB_LOAD_BATCH];
+	CommandId	cid = GetCurrentCommandId(true);
+	int			options = TABLE_INSERT_SKIP_FSM | TABLE_INSERT_FROZEN;
+	int64		id;
+	int			i;
+
+	for (i = 0; i < MB_LOAD_BATCH; i++)
+		slots[i] = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+
+	for (id = 1; id <= table_size;)
+	{
+		int			n = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		/* the slots own the rows: storing the next one frees the last */
+		for (; n < MB_LOAD_BATCH && id <= table_size; n++, id++)
+			ExecStoreHeapTuple(make_row(tpl, (int32) id, rng, (uint32) table_size),
+							   slots[n], true);
+		table_multi_insert(rel, slots, n, cid, options, bistate);
+	}
+
+	for (i = 0; i < MB_LOAD_BATCH; i++)
+		ExecDropSingleTupleTableSlot(slots[i]);
+	FreeBulkInsertState(bistate);
+	table_finish_bulk_insert(rel, options);
+}
+
+/*
+ * The direct path.  Pages are built MB_PAGES_PER_WRITE at a time in local
+ * memory, then logged and appended to the table's file.
+ */
+typedef struct mb_page_writer
+{
+	Relation	rel;
+	bool		use_wal;		/* false under wal_level = minimal */
+	XLogRecPtr	start_redo;		/* the redo pointer before the first page */
+	char	   *pages;			/* MB_PAGES_PER_WRITE pages */
+	BlockNumber first_block;	/* the block number of pages[0] */
+} mb_page_writer;
+
+/* Logs and appends the first n pages of the buffer. */
+static void
+write_pages(mb_page_writer *w, int n)
+{
+	Page		pages[MB_PAGES_PER_WRITE];
+	BlockNumber blocks[MB_PAGES_PER_WRITE];
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		pages[i] = w->pages + (Size) i * BLCKSZ;
+		blocks[i] = w->first_block + i;
+	}
+	/* the records set the pages' LSNs, so they come before the checksums */
+	if (w->use_wal)
+		log_newpages(MB_REL_LOCATOR(w->rel), MAIN_FORKNUM, n, blocks, pages, true);
+	for (i = 0; i < n; i++)
+	{
+		PageSetChecksumInplace(pages[i], blocks[i]);
+		smgrextend(RelationGetSmgr(w->rel), MAIN_FORKNUM, blocks[i], pages[i], true);
+	}
+	w->first_block += n;
+}
+
+/*
+ * The visibility map's layout, from visibilitymap.c (unchanged since 9.6):
+ * after the page header, BITS_PER_HEAPBLOCK bits per heap page, the lowest
+ * bits of each byte for the first page.
+ */
+#define MB_VM_BYTES_PER_PAGE (BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
+#define MB_VM_HEAP_PAGES_PER_BYTE (BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
+#define MB_VM_HEAP_PAGES_PER_PAGE (MB_VM_BYTES_PER_PAGE * MB_VM_HEAP_PAGES_PER_BYTE)
+
+/*
+ * Marks heap pages 0 .. heap_pages - 1 all-visible and all-frozen in the
+ * visibility map, as heap_multi_insert does for frozen rows; without it the
+ * index-only scans of the covered workloads would fetch heap pages.
+ */
+static void
+write_visibility_map(mb_page_writer *w, BlockNumber heap_pages)
+{
+	const uint8 flags = VISIBILITYMAP_ALL_VISIBLE | VISIBILITYMAP_ALL_FROZEN;
+	SMgrRelation smgr = RelationGetSmgr(w->rel);
+	Page		page = w->pages;
+	BlockNumber map_pages = (heap_pages + MB_VM_HEAP_PAGES_PER_PAGE - 1) / MB_VM_HEAP_PAGES_PER_PAGE;
+	BlockNumber block;
+
+	if (!smgrexists(smgr, VISIBILITYMAP_FORKNUM))
+		smgrcreate(smgr, VISIBILITYMAP_FORKNUM, false);
+	for (block = 0; block < map_pages; block++)
+	{
+		BlockNumber covered = Min(MB_VM_HEAP_PAGES_PER_PAGE,
+								  heap_pages - block * MB_VM_HEAP_PAGES_PER_PAGE);
+		uint8	   *map = (uint8 *) PageGetContents(page);
+		BlockNumber i;
+
+		PageInit(page, BLCKSZ, 0);
+		for (i = 0; i < covered; i++)
+			map[i / MB_VM_HEAP_PAGES_PER_BYTE] |=
+				flags << (BITS_PER_HEAPBLOCK * (i % MB_VM_HEAP_PAGES_PER_BYTE));
+		/* not a standard page: the map lies between pd_lower and pd_upper */
+		if (w->use_wal)
+			log_newpage(MB_REL_LOCATOR(w->rel), VISIBILITYMAP_FORKNUM, block, page, false);
+		PageSetChecksumInplace(page, block);
+		smgrextend(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM, block, page, true);
+	}
+	/* as vm_extend does: other backends drop what they know of the map's size */
+	CacheInvalidateSmgr(MB_SMGR_LOCATOR(RelationGetSmgr(w->rel)));
+}
+
+/*
+ * Asks the checkpointer to fsync a fork at the next checkpoint; false if its
+ * queue is full.
+ */
+static bool
+register_fork_sync(SMgrRelation smgr, ForkNumber fork)
+{
+#if PG_VERSION_NUM >= 170000
+	smgrregistersync(smgr, fork);
+	return true;
+#else
+	BlockNumber blocks = smgrnblocks(smgr, fork);
+	BlockNumber segments = blocks == 0 ? 1 : (blocks - 1) / RELSEG_SIZE + 1;
+	BlockNumber segno;
+
+	for (segno = 0; segno < segments; segno++)
+	{
+		FileTag		tag;
+
+		/* the tag is hashed whole: zero the padding too, as md.c does */
+		memset(&tag, 0, sizeof(tag));
+		tag.handler = SYNC_HANDLER_MD;
+		tag.forknum = fork;
+#if PG_VERSION_NUM >= 160000
+		tag.rlocator = smgr->smgr_rlocator.locator;
+#else
+		tag.rnode = smgr->smgr_rnode.node;
+#endif
+		tag.segno = segno;
+		if (!RegisterSyncRequest(&tag, SYNC_REQUEST, false))
+			return false;
+	}
+	return true;
+#endif
+}
+
+/*
+ * The pages bypassed shared buffers, so no checkpoint knows to flush them.
+ * WAL covers a crash only if replay starts before the pages' records, that
+ * is, if no checkpoint began during the load: then the next checkpoint
+ * must fsync the files, and asking the checkpointer is enough.  If one did
+ * begin, its redo point may lie after some of the records, so the files are
+ * synced now.  DELAY_CHKPT_START keeps a checkpoint from passing its redo
+ * point between the check and the request (Postgres 17's bulk writes do the
+ * same).  Under wal_level = minimal, the commit syncs the new table itself.
+ */
+static void
+make_pages_durable(mb_page_writer *w)
+{
+	bool		registered = false;
+
+	if (!w->use_wal)
+		return;
+	Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
+	MyProc->delayChkptFlags |= DELAY_CHKPT_START;
+	PG_TRY();
+	{
+		if (w->start_redo == GetRedoRecPtr())
+			registered = register_fork_sync(RelationGetSmgr(w->rel), MAIN_FORKNUM) &&
+				register_fork_sync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM);
+	}
+	PG_FINALLY();
+	{
+		MyProc->delayChkptFlags &= ~DELAY_CHKPT_START;
+	}
+	PG_END_TRY();
+	if (!registered)
+	{
+		ereport(DEBUG1,
+				(errmsg_internal("microbench_load_table: a checkpoint began during the load of \"%s\"; syncing it",
+								 RelationGetRelationName(w->rel))));
+		smgrimmedsync(RelationGetSmgr(w->rel), MAIN_FORKNUM);
+		smgrimmedsync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM);
+	}
+}
+
+/*
+ * The rows written as pages: each row is the template, with the header
+ * heap_insert would give a frozen row, placed as heap_multi_insert places
+ * rows (a page takes rows while it has room for one more plus the
+ * fillfactor's reserve), every page all-visible.
+ */
+static void
+load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng *rng)
+{
+	HeapTupleHeader header = tpl->tuple->t_data;
+	Size		row_len = tpl->tuple->t_len;
+	Size		room_needed = MAXALIGN(row_len) +
+		RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
+	char	   *buffer;
+	mb_page_writer w;
+	Page		page;
+	int			filled;
+	int64		id;
+
+	if (table_size == 0)
+		return;
+	/* as heap_multi_insert: fail now rather than after the work */
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+
+	header->t_infomask &= ~HEAP_XACT_MASK;
+	header->t_infomask2 &= ~HEAP2_XACT_MASK;
+	header->t_infomask |= HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(header, GetCurrentTransactionId());
+	HeapTupleHeaderSetXminFrozen(header);
+	HeapTupleHeaderSetCmin(header, GetCurrentCommandId(true));
+	HeapTupleHeaderSetXmax(header, 0);
+
+	buffer = palloc((Size) MB_PAGES_PER_WRITE * BLCKSZ + MB_IO_ALIGN);
+	w.rel = rel;
+	w.use_wal = RelationNeedsWAL(rel);
+	w.start_redo = GetRedoRecPtr();
+	w.pages = (char *) TYPEALIGN(MB_IO_ALIGN, buffer);
+	w.first_block = 0;
+
+	filled = 1;
+	page = w.pages;
+	PageInit(page, BLCKSZ, 0);
+	for (id = 1; id <= table_size; id++)
+	{
+		OffsetNumber offset;
+		HeapTupleHeader row;
+
+		if (PageGetHeapFreeSpace(page) < room_needed)
+		{
+			PageSetAllVisible(page);
+			if (filled == MB_PAGES_PER_WRITE)
+			{
+				CHECK_FOR_INTERRUPTS();
+				write_pages(&w, filled);
+				filled = 0;
+			}
+			page = w.pages + (Size) filled++ * BLCKSZ;
+			PageInit(page, BLCKSZ, 0);
+		}
+		offset = PageAddItem(page, (Item) header, row_len, InvalidOffsetNumber, false, true);
+		if (offset == InvalidOffsetNumber)
+			elog(ERROR, "could not add row %lld to a page of \"%s\"",
+				 (long long) id, RelationGetRelationName(rel));
+		row = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, offset));
+		ItemPointerSet(&row->t_ctid, w.first_block + filled - 1, offset);
+		fill_row(tpl, (char *) row, (int32) id, rng, (uint32) table_size);
+	}
+	PageSetAllVisible(page);
+	write_pages(&w, filled);
+
+	write_visibility_map(&w, w.first_block);
+	make_pages_durable(&w);
+	pgstat_count_heap_insert(rel, table_size);
+	pfree(buffer);
+}
+
 Datum
 microbench_load_table(PG_FUNCTION_ARGS)
 {
@@ -176,14 +515,8 @@ microbench_load_table(PG_FUNCTION_ARGS)
 	int64		table_size = PG_GETARG_INT64(1);
 	uint64		seed = PG_ARGISNULL(2) ? mb_now_ns() : (uint64) PG_GETARG_INT64(2);
 	Relation	rel;
-	BulkInsertState bistate;
-	TupleTableSlot *slots[MB_LOAD_BATCH];
 	mb_row_template tpl;
-	CommandId	cid = GetCurrentCommandId(true);
-	int			options = TABLE_INSERT_SKIP_FSM | TABLE_INSERT_FROZEN;
 	mb_rng		rng;
-	int64		id;
-	int			i;
 
 	mb_check_sql_version();
 	if (table_size < 0 || table_size > PG_INT32_MAX)
@@ -216,26 +549,10 @@ microbench_load_table(PG_FUNCTION_ARGS)
 	 */
 	mb_rng_seed(&rng, seed, table_number(RelationGetRelationName(rel)));
 	make_row_template(rel, &tpl);
-	bistate = GetBulkInsertState();
-	for (i = 0; i < MB_LOAD_BATCH; i++)
-		slots[i] = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
-
-	for (id = 1; id <= table_size;)
-	{
-		int			n = 0;
-
-		CHECK_FOR_INTERRUPTS();
-		/* the slots own the rows: storing the next one frees the last */
-		for (; n < MB_LOAD_BATCH && id <= table_size; n++, id++)
-			ExecStoreHeapTuple(make_row(&tpl, (int32) id, &rng, (uint32) table_size),
-							   slots[n], true);
-		table_multi_insert(rel, slots, n, cid, options, bistate);
-	}
-
-	for (i = 0; i < MB_LOAD_BATCH; i++)
-		ExecDropSingleTupleTableSlot(slots[i]);
-	FreeBulkInsertState(bistate);
-	table_finish_bulk_insert(rel, options);
+	if (can_write_pages_directly(rel))
+		load_pages_directly(rel, &tpl, table_size, &rng);
+	else
+		load_through_buffers(rel, &tpl, table_size, &rng);
 	heap_freetuple(tpl.tuple);
 	table_close(rel, NoLock);
 

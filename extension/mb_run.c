@@ -69,6 +69,11 @@ _PG_init(void)
 							 "The counters are read at the two ends of the measured window only.",
 							 &mb_collect_costs, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("microbench.direct_load",
+							 "Lets bench_prepare write the sbtest tables' pages directly, WAL-logged, instead of through shared buffers.",
+							 "The rows and pages are the same either way; off loads through Postgres's bulk-insert path, as COPY does.",
+							 &mb_direct_load, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("microbench");
 }
 

@@ -159,6 +159,9 @@ typedef struct mb_run_shared
  */
 extern void mb_check_sql_version(void);
 
+/* microbench.direct_load (mb_load.c) */
+extern bool mb_direct_load;
+
 extern int64 mb_now_us(void);
 /* Nanoseconds on the same clock. */
 extern uint64 mb_now_ns(void);

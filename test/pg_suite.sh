@@ -2,7 +2,8 @@
 # test/pg_suite.sh — the Postgres test suite against the server that PGHOST,
 # PGPORT and PGUSER name: a test database with pgTAP, pg_stat_statements
 # and microbench and its small sbtest tables, then every test/sql/*.sql
-# with pg_prove and the shell tests (SVG render, verdicts, upgrade, stopping).
+# with pg_prove and the shell tests (SVG render, verdicts, upgrade, load
+# recovery, stopping).
 #
 #   test/run_pg_tests.sh       on a throwaway cluster it starts (make test)
 #   make installcheck          on an existing server (PGXS convention)
@@ -139,10 +140,11 @@ status=0
 pg_prove --ext .sql --failures "${tests[@]}" || status=1
 
 # the SVG report, rendered in headless Chromium and checked pixel by pixel;
-# verdicts on real interleaved runs; the update from 0.1; then every way to
+# verdicts on real interleaved runs; the update from 0.1; directly loaded
+# tables through crashes (on a cluster of its own); then every way to
 # stop a run, ending (on a throwaway cluster) with a crash that restarts it
 if [ $# -eq 0 ]; then
-    shell_tests=("$here/pg/verdicts.t" "$here/pg/upgrade.t" "$here/pg/stopping.t")
+    shell_tests=("$here/pg/verdicts.t" "$here/pg/upgrade.t" "$here/pg/load_recovery.t" "$here/pg/stopping.t")
     if command -v chromium >/dev/null; then
         shell_tests=("$here/report/svg_test.sh" "${shell_tests[@]}")
     else

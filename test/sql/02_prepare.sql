@@ -2,7 +2,7 @@
 -- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(18);
+SELECT plan(24);
 
 CREATE SCHEMA prep;
 SET LOCAL search_path = prep, public;
@@ -52,6 +52,46 @@ SELECT isnt(pg_temp.rows_md5('prep.sbtest2'), pg_temp.rows_md5('prep.sbtest1'),
 SELECT * FROM bench_prepare(1, 1000, seed => 7);
 SELECT is(pg_temp.rows_md5('prep.sbtest1'), '3813051a2348fa3f2d5bc39e001a063c',
           'seed 7 loads exactly the rows it always has (1000 rows, checksum of id|k|c|pad)');
+
+-- The direct load (microbench.direct_load, the default) writes its own
+-- pages; the bulk-insert path (off) goes through shared buffers.  The two
+-- must give the same table: the same rows in the same places, frozen by
+-- the same transaction, every page all-visible (test/pg/load_recovery.t
+-- checks the WAL side with a crash).
+SELECT is(current_setting('microbench.direct_load'), 'on', 'bench_prepare writes pages directly by default');
+CREATE SCHEMA prep_direct;
+CREATE SCHEMA prep_buffers;
+SELECT count(*) FROM bench_prepare(1, 20000, seed => 5, target_schema => 'prep_direct');
+SET LOCAL microbench.direct_load = off;
+SELECT count(*) FROM bench_prepare(1, 20000, seed => 5, target_schema => 'prep_buffers');
+SET LOCAL microbench.direct_load = on;
+CREATE FUNCTION pg_temp.placement_md5(t regclass) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE h text;
+BEGIN
+    EXECUTE format('SELECT md5(string_agg(concat_ws(''|'', ctid, xmin, id, k, c, pad), '','' ORDER BY ctid)) FROM %s', t)
+        INTO h;
+    RETURN h;
+END $$;
+SELECT is(pg_temp.placement_md5('prep_direct.sbtest1'), pg_temp.placement_md5('prep_buffers.sbtest1'),
+          'the direct load and the bulk-insert path give the same rows in the same places (ctid, xmin, values)');
+-- (on Postgres 16 and later the bulk-insert path also leaves the empty
+-- pages of its last bulk extension at the end; the direct load writes none)
+SELECT is((SELECT relallvisible FROM pg_class WHERE oid = 'prep_direct.sbtest1'::regclass),
+          (SELECT relallvisible FROM pg_class WHERE oid = 'prep_buffers.sbtest1'::regclass),
+          'both mark the same number of pages all-visible in the visibility map (as ANALYZE counts it)');
+SELECT ok((SELECT relallvisible = relpages AND relpages > 400 FROM pg_class WHERE oid = 'prep_direct.sbtest1'::regclass),
+          'the direct load: all of its pages are all-visible');
+SELECT is(pg_stat_get_xact_tuples_inserted('prep_direct.sbtest1'::regclass), 20000::bigint,
+          'the direct load counts its rows as inserted, as the bulk-insert path does');
+-- a second load into a table that already has rows cannot write pages from
+-- block 0: it goes through shared buffers and appends
+CREATE SCHEMA prep_twice;
+CREATE TABLE prep_twice.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+SELECT microbench_load_table('prep_twice.sbtest1', 300, 3);
+SELECT microbench_load_table('prep_twice.sbtest1', 300, 3);
+SELECT is((SELECT count(*) || ' rows, ' || count(DISTINCT (id, k, c, pad)) || ' distinct' FROM prep_twice.sbtest1),
+          '600 rows, 300 distinct',
+          'loading twice into one table appends the same rows again');
 
 -- bench_prepare refuses up front what the lock table cannot hold, counting
 -- 14 locks per table: no more than that may be taken (on any version)
