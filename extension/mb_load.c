@@ -18,8 +18,9 @@
  *   visibility map is written the same way, as CLUSTER and index builds
  *   write their pages.  No shared buffer, no page written twice.
  * - Through Postgres's bulk-insert path (table_multi_insert, as COPY):
- *   when the table is not empty, not a heap, or logically decoded (the
- *   decoder needs row records, not pages), or when direct_load is off.
+ *   when the table already has pages, is not a permanent heap table, or is
+ *   logically decoded (the decoder needs row records, not pages), or when
+ *   direct_load is off.
  */
 #include "postgres.h"
 
