@@ -14,7 +14,10 @@
 #      for the same number of rows (PREPARE_ROWS, 1 table), both timed by
 #      date(1);
 #   4. in-server point-query QPS with its costs counted (the default) vs
-#      with microbench.collect_costs = off: what counting costs.
+#      with microbench.collect_costs = off: what counting costs;
+#   5. bench_prepare's time with its direct page writes (the default) vs
+#      with microbench.direct_load = off (Postgres's bulk-insert path), in
+#      the same rounds as 3.
 #
 # QPS ratios are ours/peer (higher is better), the prepare ratio is
 # ours/peer seconds (lower is better).  The summary's ratio is the median of
@@ -123,11 +126,11 @@ echo
 # ---- 3. prepare time: bench_prepare vs sysbench prepare --------------------
 # Before each timed prepare (untimed): drop sbtest1 and CHECKPOINT, so neither
 # side inherits the other's dirty buffers or a checkpoint in progress.
-prep_ours() {
+prep_ours() {  # prep_ours on|off: with microbench.direct_load on or off
     q -c "DROP TABLE IF EXISTS sbtest1" -c "CHECKPOINT"
     local t0 t1
     t0=$(now)
-    q -c "SELECT * FROM bench_prepare(1, $PREPARE_ROWS)" >"$log/prep_ours.out"
+    q -c "SET microbench.direct_load = $1" -c "SELECT * FROM bench_prepare(1, $PREPARE_ROWS)" >"$log/prep_ours.out"
     t1=$(now)
     elapsed "$t0" "$t1"
 }
@@ -140,13 +143,20 @@ prep_peer() {
     elapsed "$t0" "$t1"
 }
 
-prep_o=() prep_p=() prep_r=()
-echo "raw: prepare seconds ($PREPARE_ROWS rows; odd rounds ours first, even rounds sysbench first)"
+prep_o=() prep_p=() prep_r=() prep_b=() prep_rb=()
+echo "raw: prepare seconds ($PREPARE_ROWS rows; odd rounds ours, ours through buffers, sysbench; even rounds the reverse)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
-    if ((r % 2)); then o=$(prep_ours); p=$(prep_peer); else p=$(prep_peer); o=$(prep_ours); fi
-    prep_o+=("$o") prep_p+=("$p") prep_r+=("$(ratio "$o" "$p")")
-    printf '  round %d: ours %8.3f s  sysbench %8.3f s  ratio %5.2fx   (loadavg %s)\n' "$r" "$o" "$p" "$(ratio "$o" "$p")" "$la"
+    if ((r % 2)); then
+        o=$(prep_ours on); b=$(prep_ours off); p=$(prep_peer)
+    else
+        p=$(prep_peer); b=$(prep_ours off); o=$(prep_ours on)
+    fi
+    # three decimals: at two, 0.124x would print and pass as 0.12x
+    prep_o+=("$o") prep_p+=("$p") prep_r+=("$(ratio "$o" "$p" 3)")
+    prep_b+=("$b") prep_rb+=("$(ratio "$o" "$b" 3)")
+    printf '  round %d: ours %8.3f s  through buffers %8.3f s (%5.3fx)  sysbench %8.3f s (%5.3fx)   (loadavg %s)\n' \
+        "$r" "$o" "$b" "$(ratio "$o" "$b" 3)" "$p" "$(ratio "$o" "$p" 3)" "$la"
 done
 echo
 
@@ -214,7 +224,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         s=$(qps_sysbench); p=$(qps_proc); n=$(qps_ours_uncounted); o=$(qps_ours)
     fi
     qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
-    rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p")") rs+=("$(ratio "$o" "$s")")
+    rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p" 3)") rs+=("$(ratio "$o" "$s" 3)")
     printf '  round %d: ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.2fx)  sysbench %10.1f (%5.2fx)   (loadavg %s)\n' \
         "$r" "$o" "$n" "$(ratio "$o" "$n" 3)" "$p" "$(ratio "$o" "$p")" "$s" "$(ratio "$o" "$s")" "$la"
 done
@@ -227,15 +237,17 @@ row() {  # metric ours peer ratio ratio-of-medians goal-op goal
     printf '%-40s %11s %11s %7.3fx %8.3fx   %s %sx  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$met"
 }
 mo=$(median "${qo[@]}") mn=$(median "${qn[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
-po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}")
+po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}") pb=$(median "${prep_b[@]}")
 rows_label=$(size_label "$PREPARE_ROWS")
 echo "medians of $ROUNDS alternating rounds (ratio: median of per-round ratios; med/med: ratio of the medians)"
 printf '%-40s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
 row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" \
-    "$(median "${rp[@]}")" "$(ratio "$mo" "$mp")" ">=" 1.5
+    "$(median "${rp[@]}")" "$(ratio "$mo" "$mp" 3)" ">=" 1.5
 row "point-query QPS, costs counted vs not" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mn")" \
     "$(median "${rn[@]}")" "$(ratio "$mo" "$mn" 3)" ">=" 0.99
 row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" \
-    "$(median "${rs[@]}")" "$(ratio "$mo" "$ms")" ">=" 4
+    "$(median "${rs[@]}")" "$(ratio "$mo" "$ms" 3)" ">=" 4
 row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" \
-    "$(median "${prep_r[@]}")" "$(ratio "$po" "$pp")" "<=" 0.12
+    "$(median "${prep_r[@]}")" "$(ratio "$po" "$pp" 3)" "<=" 0.12
+row "prepare seconds, direct vs through buffers" "$po" "$pb" \
+    "$(median "${prep_rb[@]}")" "$(ratio "$po" "$pb" 3)" "<=" 1
