@@ -54,9 +54,9 @@ OLD_REV=${OLD_REV:-4f80e27}
 me=compare_clients.sh
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
-require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT
+require_positive_ints ROUNDS RUN_SECONDS BENCH_PORT
+require_row_counts TABLE_SIZE
 require_non_negative_ints WARMUP
-((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
 require_pin_cpu
 
 NEW_CLIENT=${NEW_CLIENT:-$top/mysql_client/microbench}

@@ -8,8 +8,9 @@
 # repository) first.
 
 # Settings checks, each exiting 2 with a one-line message naming the setting:
-# require_positive_ints VAR..., require_non_negative_ints VAR..., and
-# require_pin_cpu (PIN_CPU: a CPU number or none).
+# require_positive_ints VAR..., require_non_negative_ints VAR...,
+# require_row_counts VAR... (positive, and ids are int4: at most 2^31 - 1),
+# and require_pin_cpu (PIN_CPU: a CPU number or none).
 require_positive_ints() {
     local v
     for v; do [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "$me: $v must be a positive integer, not '${!v}'" >&2; exit 2; }; done
@@ -17,6 +18,15 @@ require_positive_ints() {
 require_non_negative_ints() {
     local v
     for v; do [[ ${!v} =~ ^[0-9]+$ ]] || { echo "$me: $v must be a non-negative integer, not '${!v}'" >&2; exit 2; }; done
+}
+require_row_counts() {
+    local v n
+    require_positive_ints "$@"
+    for v; do
+        n=${!v}
+        # the length first: bash arithmetic wraps past 2^63
+        ((${#n} <= 10 && n <= 2147483647)) || { echo "$me: $v must be at most 2147483647, not $n" >&2; exit 2; }
+    done
 }
 require_pin_cpu() {
     [[ $PIN_CPU == none || $PIN_CPU =~ ^[0-9]+$ ]] || { echo "$me: PIN_CPU must be a CPU number or none, not '$PIN_CPU'" >&2; exit 2; }

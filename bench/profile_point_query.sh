@@ -33,7 +33,8 @@ BENCH_PORT=${BENCH_PORT:-5512}
 me=profile_point_query.sh
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
-require_positive_ints TABLE_SIZE RUN_SECONDS PERF_SECONDS BENCH_PORT
+require_positive_ints RUN_SECONDS PERF_SECONDS BENCH_PORT
+require_row_counts TABLE_SIZE
 ((PERF_SECONDS + 3 <= RUN_SECONDS)) || { echo "$me: RUN_SECONDS must be at least PERF_SECONDS + 3" >&2; exit 2; }
 command -v perf >/dev/null || { echo "$me: perf not found (apt-get install linux-perf)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "$me: python3 not found" >&2; exit 1; }

@@ -58,7 +58,8 @@ PIN_CPU=${PIN_CPU:-0}
 me=run_bench.sh
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
-require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE PREPARE_ROWS BENCH_PORT
+require_positive_ints ROUNDS RUN_SECONDS BENCH_PORT
+require_row_counts TABLE_SIZE PREPARE_ROWS
 require_non_negative_ints WARMUP
 command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
 command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }

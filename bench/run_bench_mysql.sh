@@ -59,9 +59,9 @@ BUFFER_POOL_MB=${BUFFER_POOL_MB:-1024}
 me=run_bench_mysql.sh
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$top/bench/lib.sh"
-require_positive_ints ROUNDS RUN_SECONDS TABLE_SIZE BENCH_PORT BUFFER_POOL_MB
+require_positive_ints ROUNDS RUN_SECONDS BENCH_PORT BUFFER_POOL_MB
+require_row_counts TABLE_SIZE
 require_non_negative_ints WARMUP
-((TABLE_SIZE <= 2147483647)) || { echo "$me: TABLE_SIZE must be at most 2147483647" >&2; exit 2; }
 
 client=$top/mysql_client/microbench-mysql
 [ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
