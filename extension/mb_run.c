@@ -47,6 +47,7 @@
 #include "utils/timestamp.h"
 
 #include "mb_canary.h"
+#include "mb_data_state.h"
 #include "mb_host.h"
 #include "mb_report.h"
 #include "mb_samples.h"
@@ -1059,12 +1060,10 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 }
 
 /*
- * A fingerprint of the data the run is about to read, as jsonb text: the
- * heap and index bytes, live and dead rows and the all-visible fraction of
- * its sbtest tables.  Two labels whose reads saw different fingerprints
- * read different data (a write workload ran in between, a VACUUM did not),
- * and the reports say so.  Dead rows come from the statistics system, so
- * they may lag by the statistics flush interval; sizes are exact.
+ * A fingerprint of the data the run is about to read, as jsonb text
+ * (mb_data_state.h), over its sbtest tables.  Two labels whose reads saw
+ * different fingerprints read different data (a write workload ran in
+ * between, a VACUUM did not), and the reports say so.
  */
 static char *
 data_fingerprint(const mb_request *req)
@@ -1079,13 +1078,7 @@ data_fingerprint(const mb_request *req)
 	arg = PointerGetDatum(construct_array(oids, req->tables, OIDOID, sizeof(Oid), true,
 										  TYPALIGN_INT));
 	/* the search_path is pinned to pg_catalog here (bench_run) */
-	if (SPI_execute_with_args("SELECT jsonb_build_object("
-							  "'table_bytes', sum(pg_table_size(c.oid)),"
-							  " 'index_bytes', sum(pg_indexes_size(c.oid)),"
-							  " 'live_rows', sum(pg_stat_get_live_tuples(c.oid)),"
-							  " 'dead_rows', sum(pg_stat_get_dead_tuples(c.oid)),"
-							  " 'all_visible', round(sum(c.relallvisible)::numeric"
-							  " / nullif(sum(c.relpages), 0), 4))::text"
+	if (SPI_execute_with_args(MB_PG_DATA_STATE_SELECT
 							  " FROM pg_class c WHERE c.oid = ANY ($1)",
 							  1, &argtype, &arg, NULL, true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)

@@ -18,6 +18,7 @@
  * and maintain are in mbm_pg_prepare.c.
  */
 #include "mbm.h"
+#include "mb_data_state.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -774,9 +775,8 @@ static const mbm_shown_status pg_shown_status[MBM_COST_STATUS_SHOWN] = {
 };
 
 /*
- * The fingerprint of the data, with the extension's keys and query
- * (mb_run.c data_fingerprint(), results_schema/17_verdicts.sql) over the
- * same tables, sbtest1..N of the run, so that the rows a run inside the
+ * The fingerprint of the data, with the extension's select list
+ * (mb_data_state.h) over the same tables, sbtest1..N of the run, so that the rows a run inside the
  * server and one over the wire record of the same data compare: heap and
  * index bytes, live and dead rows, the all-visible fraction.  Text, with
  * no value from the command line in it: the table names are ours.
@@ -790,13 +790,7 @@ pg_data_state(mbm_conn *conn, const mbm_options *o, const mb_workload *w)
 	char	   *json = NULL;
 
 	snprintf(sql, sizeof(sql),
-			 "SELECT jsonb_build_object("
-			 "'table_bytes', sum(pg_table_size(c.oid)),"
-			 " 'index_bytes', sum(pg_indexes_size(c.oid)),"
-			 " 'live_rows', sum(pg_stat_get_live_tuples(c.oid)),"
-			 " 'dead_rows', sum(pg_stat_get_dead_tuples(c.oid)),"
-			 " 'all_visible', round(sum(c.relallvisible)::numeric"
-			 " / nullif(sum(c.relpages), 0), 4))::text"
+			 MB_PG_DATA_STATE_SELECT
 			 " FROM generate_series(1, %d) t JOIN pg_class c"
 			 " ON c.oid = to_regclass('sbtest' || t)", o->tables);
 	res = run_text(conn, sql, sql, err, sizeof(err));
