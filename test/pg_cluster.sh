@@ -3,6 +3,9 @@
 #
 #   test/pg_cluster.sh start DIR [PORT]   initdb in DIR/data, socket in DIR
 #   test/pg_cluster.sh stop DIR
+#   test/pg_cluster.sh pg_ctl DIR ARG...  pg_ctl ARG... on DIR's cluster, as
+#                                         its owner, logging to DIR/server.log
+#                                         (a test that crashes and restarts it)
 #
 # Used by the tests, the demo and the benchmark.  The cluster listens only
 # on a unix socket in DIR, trusts local connections (DIR is private), and
@@ -11,8 +14,8 @@
 # Prints the environment to reach it: PGHOST, PGPORT, PGUSER.
 set -euo pipefail
 
-cmd=${1:?usage: pg_cluster.sh start|stop DIR [PORT]}
-dir=${2:?usage: pg_cluster.sh start|stop DIR [PORT]}
+cmd=${1:?usage: pg_cluster.sh start|stop|pg_ctl DIR [PORT | ARG...]}
+dir=${2:?usage: pg_cluster.sh start|stop|pg_ctl DIR [PORT | ARG...]}
 port=${3:-5499}
 bindir=$("${PG_CONFIG:-pg_config}" --bindir)
 
@@ -49,6 +52,10 @@ CONF
         || { cat "$dir/server.log" >&2; exit 1; }
     echo "export PGHOST='$dir' PGPORT=$port PGUSER='$owner'"
     ;;
+pg_ctl)
+    shift 2
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 "$@" >/dev/null
+    ;;
 stop)
     if [ -f "$dir/data/postmaster.pid" ]; then
         as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null || true
@@ -56,7 +63,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: pg_cluster.sh start|stop DIR [PORT]" >&2
+    echo "usage: pg_cluster.sh start|stop|pg_ctl DIR [PORT | ARG...]" >&2
     exit 2
     ;;
 esac

@@ -28,16 +28,15 @@ if [ "${MB_TEST_EXISTING_SERVER:-0}" = 1 ]; then
 fi
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-bindir=$("${PG_CONFIG:-pg_config}" --bindir)
+# the cluster's directory; pg_cluster.sh stop removes it, whatever happens
 dir=$(mktemp -d /tmp/microbench-recovery.XXXXXX)
 port=${MB_TEST_RECOVERY_PORT:-$((${PGPORT:-5432} + 1000))}
 trap '"$here/pg_cluster.sh" stop "$dir" >/dev/null 2>&1' EXIT
 eval "$("$here/pg_cluster.sh" start "$dir" "$port")" || { echo "Bail out! cannot start a cluster on port $port"; exit 1; }
 export PGDATABASE=postgres
 
-as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-pgctl() { as_owner "$bindir/pg_ctl" -D "$dir/data" "$@" >/dev/null; }
-restart() { pgctl -m "$1" -w -t 120 stop; pgctl -l "$dir/server.log" -w -t 120 start; }
+pgctl() { "$here/pg_cluster.sh" pg_ctl "$dir" "$@"; }
+restart() { pgctl -m "$1" stop; pgctl start; }
 q() { psql -X -A -t -q -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" -c "$1" 2>&1; }
 rows_md5() { q "SELECT md5(string_agg(concat_ws('|', ctid, id, k, c, pad), ',' ORDER BY id)) FROM sbtest1"; }
 redo_lsn() { q "SELECT redo_lsn FROM pg_control_checkpoint()"; }
@@ -50,11 +49,11 @@ frozen_pages() { q "SELECT all_frozen || '/' || (pg_relation_size('sbtest1') / c
 crash_and_remove_table() {
     local file
     file=$(q "SELECT pg_relation_filepath('sbtest1')")
-    pgctl -m immediate -w -t 120 stop
+    pgctl -m immediate stop
     rm -f "$dir/data/$file" "$dir/data/${file}_vm" "$dir/data/${file}_fsm"
     ok "$([ -n "$file" ] && [ ! -e "$dir/data/$file" ] && [ ! -e "$dir/data/${file}_vm" ]; echo $?)" \
         "$1: the table's files are gone before the restart"
-    pgctl -l "$dir/server.log" -w -t 120 start
+    pgctl start
 }
 
 q "ALTER SYSTEM SET checkpoint_timeout = '1d'" >/dev/null
