@@ -776,10 +776,10 @@ static const mbm_shown_status pg_shown_status[MBM_COST_STATUS_SHOWN] = {
 
 /*
  * The fingerprint of the data, with the extension's select list
- * (mb_data_state.h) over the same tables, sbtest1..N of the run, so that the rows a run inside the
- * server and one over the wire record of the same data compare: heap and
- * index bytes, live and dead rows, the all-visible fraction.  Text, with
- * no value from the command line in it: the table names are ours.
+ * (mb_data_state.h) over the same tables, sbtest1..N of the run, so that
+ * the rows a run inside the server and one over the wire record of the same
+ * data compare.  Text, with no value from the command line in it: the
+ * table names are ours.
  */
 static char *
 pg_data_state(mbm_conn *conn, const mbm_options *o, const mb_workload *w)
