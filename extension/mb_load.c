@@ -16,7 +16,9 @@
  * - Directly (the default, microbench.direct_load): heap pages are filled in
  *   local memory, WAL-logged as full pages and appended to the file, and the
  *   visibility map is written the same way, as CLUSTER and index builds
- *   write their pages.  No shared buffer, no page written twice.
+ *   write their pages.  No shared buffer, no page written twice.  For a
+ *   large table a parallel worker logs each batch of pages while this
+ *   backend fills the next one (see "The WAL-logging helper" below).
  * - Through Postgres's bulk-insert path (table_multi_insert, as COPY):
  *   when the table already has pages, is not a permanent heap table, or is
  *   logically decoded (the decoder needs row records, not pages), or when
@@ -26,6 +28,7 @@
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/parallel.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/visibilitymap.h"
@@ -35,21 +38,26 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_type.h"
+#include "executor/instrument.h"
 #include "executor/tuptable.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/condition_variable.h"
 #include "storage/predicate.h"
 #include "storage/proc.h"
+#include "storage/shm_toc.h"
 #include "storage/smgr.h"
+#include "storage/spin.h"
 #include "storage/sync.h"
 #include "utils/acl.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/wait_event.h"
 
 #include "mb_shared.h"
 #include "mb_values.h"
@@ -72,9 +80,11 @@ bool		mb_direct_load = true;
 #define MB_IO_ALIGN 4096
 
 #if PG_VERSION_NUM >= 160000
+typedef RelFileLocator mb_rel_locator;
 #define MB_REL_LOCATOR(rel) (&(rel)->rd_locator)
 #define MB_SMGR_LOCATOR(smgr) ((smgr)->smgr_rlocator)
 #else
+typedef RelFileNode mb_rel_locator;
 #define MB_REL_LOCATOR(rel) (&(rel)->rd_node)
 #define MB_SMGR_LOCATOR(smgr) ((smgr)->smgr_rnode)
 #endif
@@ -275,21 +285,62 @@ load_through_buffers(Relation rel, const mb_row_template *tpl, int64 table_size,
 }
 
 /*
- * The direct path.  Pages are built MB_PAGES_PER_WRITE at a time in local
- * memory, then logged and appended to the table's file.
+ * The WAL-logging helper.  Logging the pages is about half of a large
+ * direct load (the records, and the backend's own writes of WAL once the
+ * WAL buffers fill), so with a parallel worker beside it the backend fills
+ * the next batch of pages while the worker logs the last one.  A batch is
+ * appended to the file only after it is logged: its pages then carry their
+ * records' LSNs, as with log_newpages in one process, and no page reaches
+ * the file before its WAL record exists.  The batches pass through a ring in
+ * the parallel context's shared memory.
  */
-typedef struct mb_page_writer
-{
-	Relation	rel;
-	bool		use_wal;		/* false under wal_level = minimal */
-	XLogRecPtr	start_redo;		/* the redo pointer before the first page */
-	char	   *pages;			/* MB_PAGES_PER_WRITE pages */
-	BlockNumber first_block;	/* the block number of pages[0] */
-} mb_page_writer;
 
-/* Logs and appends the first n pages of the buffer. */
+/* batches in the ring: enough that neither side waits on a brief stall */
+#define MB_LOG_SLOTS 8
+
+/*
+ * Smallest table worth a helper: starting a parallel worker costs a few
+ * milliseconds, about what logging 100k rows' pages costs.
+ */
+#define MB_LOG_HELPER_MIN_ROWS 100000
+
+/* how long the backend waits for the helper before checking it still runs */
+#define MB_LOG_HELPER_CHECK_MS 1000
+
+#define MB_LOAD_KEY_RING UINT64CONST(0x4D42000000000001)
+
+PGDLLEXPORT void mb_load_log_main(dsm_segment *seg, shm_toc *toc);
+
+typedef struct mb_log_ring
+{
+	slock_t		mutex;			/* protects handed, logged and finished */
+	uint64		handed;			/* batches the backend has handed over */
+	uint64		logged;			/* batches the helper has logged */
+	bool		finished;		/* the backend hands over no more */
+	ConditionVariable changed;	/* broadcast when any of the three changes */
+	mb_rel_locator locator;
+	int			npages[MB_LOG_SLOTS];
+	BlockNumber first_block[MB_LOG_SLOTS];
+	Size		pages_offset;	/* from the ring's start to slot 0's pages */
+	BufferUsage bufusage;		/* the helper's, for the statement's totals */
+	WalUsage	walusage;
+} mb_log_ring;
+
+/* Size of the ring: the header, then MB_LOG_SLOTS aligned batches of pages. */
+#define MB_LOG_RING_SIZE \
+	(MAXALIGN(sizeof(mb_log_ring)) + MB_IO_ALIGN + \
+	 (Size) MB_LOG_SLOTS * MB_PAGES_PER_WRITE * BLCKSZ)
+
+static char *
+ring_batch(mb_log_ring *ring, uint64 seq)
+{
+	return (char *) ring + ring->pages_offset +
+		(Size) (seq % MB_LOG_SLOTS) * MB_PAGES_PER_WRITE * BLCKSZ;
+}
+
+/* Logs one batch's pages as full-page images; the records set their LSNs. */
 static void
-write_pages(mb_page_writer *w, int n)
+log_batch(mb_rel_locator *locator, char *batch, BlockNumber first_block, int n)
 {
 	Page		pages[MB_PAGES_PER_WRITE];
 	BlockNumber blocks[MB_PAGES_PER_WRITE];
@@ -297,18 +348,244 @@ write_pages(mb_page_writer *w, int n)
 
 	for (i = 0; i < n; i++)
 	{
-		pages[i] = w->pages + (Size) i * BLCKSZ;
-		blocks[i] = w->first_block + i;
+		pages[i] = batch + (Size) i * BLCKSZ;
+		blocks[i] = first_block + i;
 	}
-	/* the records set the pages' LSNs, so they come before the checksums */
-	if (w->use_wal)
-		log_newpages(MB_REL_LOCATOR(w->rel), MAIN_FORKNUM, n, blocks, pages, true);
+	log_newpages(locator, MAIN_FORKNUM, n, blocks, pages, true);
+}
+
+/* The helper: logs each batch handed over, in order, until told to stop. */
+void
+mb_load_log_main(dsm_segment *seg, shm_toc *toc)
+{
+	mb_log_ring *ring = shm_toc_lookup(toc, MB_LOAD_KEY_RING, false);
+
+	InstrStartParallelQuery();
+	for (;;)
+	{
+		uint64		handed;
+		uint64		logged;
+		bool		finished;
+
+		SpinLockAcquire(&ring->mutex);
+		handed = ring->handed;
+		logged = ring->logged;
+		finished = ring->finished;
+		SpinLockRelease(&ring->mutex);
+
+		if (logged < handed)
+		{
+			int			slot = logged % MB_LOG_SLOTS;
+
+			log_batch(&ring->locator, ring_batch(ring, logged),
+					  ring->first_block[slot], ring->npages[slot]);
+			SpinLockAcquire(&ring->mutex);
+			ring->logged++;
+			SpinLockRelease(&ring->mutex);
+			ConditionVariableBroadcast(&ring->changed);
+		}
+		else if (finished)
+			break;
+		else
+			ConditionVariableSleep(&ring->changed, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	InstrEndParallelQuery(&ring->bufusage, &ring->walusage);
+}
+
+/*
+ * The direct path.  Pages are built MB_PAGES_PER_WRITE at a time, then
+ * logged (here or by the helper) and appended to the table's file.
+ */
+typedef struct mb_page_writer
+{
+	Relation	rel;
+	bool		use_wal;		/* false under wal_level = minimal */
+	XLogRecPtr	start_redo;		/* the redo pointer before the first page */
+	char	   *pages;			/* the batch being filled */
+	BlockNumber first_block;	/* the block number of pages[0] */
+	char	   *local_pages;	/* palloc'd batch, when there is no helper */
+	ParallelContext *pcxt;		/* the helper's, or NULL */
+	mb_log_ring *ring;
+	uint64		appended;		/* batches of the ring written to the file */
+} mb_page_writer;
+
+/* Appends n logged (or, under wal_level = minimal, unlogged) pages. */
+static void
+append_pages(mb_page_writer *w, char *batch, BlockNumber first_block, int n)
+{
+	int			i;
+
 	for (i = 0; i < n; i++)
 	{
-		PageSetChecksumInplace(pages[i], blocks[i]);
-		smgrextend(RelationGetSmgr(w->rel), MAIN_FORKNUM, blocks[i], pages[i], true);
+		Page		page = batch + (Size) i * BLCKSZ;
+
+		PageSetChecksumInplace(page, first_block + i);
+		smgrextend(RelationGetSmgr(w->rel), MAIN_FORKNUM, first_block + i, page, true);
 	}
+}
+
+/*
+ * Starts the helper if the load is large enough and a parallel worker is
+ * to be had; otherwise the backend logs the pages itself.  Like parallel
+ * index builds, it is off when max_parallel_maintenance_workers is 0.
+ */
+static void
+start_log_helper(mb_page_writer *w, int64 table_size)
+{
+	mb_log_ring *ring;
+
+	if (!w->use_wal || table_size < MB_LOG_HELPER_MIN_ROWS ||
+		max_parallel_maintenance_workers == 0 || !IsUnderPostmaster ||
+		IsInParallelMode())
+		return;
+
+	EnterParallelMode();
+	w->pcxt = CreateParallelContext("microbench", "mb_load_log_main", 1);
+	shm_toc_estimate_chunk(&w->pcxt->estimator, MB_LOG_RING_SIZE);
+	shm_toc_estimate_keys(&w->pcxt->estimator, 1);
+	InitializeParallelDSM(w->pcxt);
+	if (w->pcxt->seg == NULL)
+	{
+		/* no dynamic shared memory to be had: no helper */
+		DestroyParallelContext(w->pcxt);
+		ExitParallelMode();
+		w->pcxt = NULL;
+		return;
+	}
+	ring = shm_toc_allocate(w->pcxt->toc, MB_LOG_RING_SIZE);
+	memset(ring, 0, sizeof(mb_log_ring));
+	SpinLockInit(&ring->mutex);
+	ConditionVariableInit(&ring->changed);
+	ring->locator = *MB_REL_LOCATOR(w->rel);
+	/* segments are mapped page-aligned, so the offset aligns in both */
+	ring->pages_offset = (char *) TYPEALIGN(MB_IO_ALIGN, (char *) ring + sizeof(mb_log_ring)) -
+		(char *) ring;
+	shm_toc_insert(w->pcxt->toc, MB_LOAD_KEY_RING, ring);
+
+	LaunchParallelWorkers(w->pcxt);
+	if (w->pcxt->nworkers_launched == 0)
+	{
+		DestroyParallelContext(w->pcxt);
+		ExitParallelMode();
+		w->pcxt = NULL;
+		return;
+	}
+	w->ring = ring;
+	w->pages = ring_batch(ring, 0);
+}
+
+/*
+ * Waits until the helper has logged the oldest batch not yet appended.  A
+ * helper's error comes here through CHECK_FOR_INTERRUPTS; a helper gone
+ * without one is caught by the periodic check.
+ */
+static void
+wait_for_logged_batch(mb_page_writer *w)
+{
+	mb_log_ring *ring = w->ring;
+
+	for (;;)
+	{
+		uint64		logged;
+		pid_t		pid;
+
+		SpinLockAcquire(&ring->mutex);
+		logged = ring->logged;
+		SpinLockRelease(&ring->mutex);
+		if (logged > w->appended)
+			break;
+		if (ConditionVariableTimedSleep(&ring->changed, MB_LOG_HELPER_CHECK_MS,
+										PG_WAIT_EXTENSION))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (GetBackgroundWorkerPid(w->pcxt->worker[0].bgwhandle, &pid) == BGWH_STOPPED)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("the WAL-logging helper of the load of \"%s\" stopped before it logged every page",
+								RelationGetRelationName(w->rel))));
+		}
+	}
+	ConditionVariableCancelSleep();
+}
+
+/* Appends the oldest batch of the ring, once it is logged. */
+static void
+append_logged_batch(mb_page_writer *w)
+{
+	mb_log_ring *ring = w->ring;
+	int			slot = w->appended % MB_LOG_SLOTS;
+
+	wait_for_logged_batch(w);
+	append_pages(w, ring_batch(ring, w->appended), ring->first_block[slot], ring->npages[slot]);
+	w->appended++;
+}
+
+/*
+ * Hands over the first n pages of the batch being filled: to the helper,
+ * or logged and appended here.  Then w->pages is the next batch to fill.
+ */
+static void
+write_pages(mb_page_writer *w, int n)
+{
+	mb_log_ring *ring = w->ring;
+	uint64		handed;
+	uint64		logged;
+
+	if (ring == NULL)
+	{
+		if (w->use_wal)
+			log_batch(MB_REL_LOCATOR(w->rel), w->pages, w->first_block, n);
+		append_pages(w, w->pages, w->first_block, n);
+		w->first_block += n;
+		return;
+	}
+
+	SpinLockAcquire(&ring->mutex);
+	handed = ring->handed;
+	ring->npages[handed % MB_LOG_SLOTS] = n;
+	ring->first_block[handed % MB_LOG_SLOTS] = w->first_block;
+	ring->handed = ++handed;
+	logged = ring->logged;
+	SpinLockRelease(&ring->mutex);
+	ConditionVariableBroadcast(&ring->changed);
 	w->first_block += n;
+
+	/* append what is logged already, and wait only when the ring is full */
+	while (w->appended < logged)
+		append_logged_batch(w);
+	while (handed - w->appended >= MB_LOG_SLOTS)
+		append_logged_batch(w);
+	w->pages = ring_batch(ring, handed);
+}
+
+/* Appends the helper's last batches and lets it go. */
+static void
+finish_log_helper(mb_page_writer *w)
+{
+	mb_log_ring *ring = w->ring;
+	uint64		handed;
+
+	if (ring == NULL)
+		return;
+	SpinLockAcquire(&ring->mutex);
+	ring->finished = true;
+	handed = ring->handed;
+	SpinLockRelease(&ring->mutex);
+	ConditionVariableBroadcast(&ring->changed);
+	while (w->appended < handed)
+		append_logged_batch(w);
+
+	WaitForParallelWorkersToFinish(w->pcxt);
+	InstrAccumParallelQuery(&ring->bufusage, &ring->walusage);
+	DestroyParallelContext(w->pcxt);
+	ExitParallelMode();
+	ereport(DEBUG1,
+			(errmsg_internal("microbench_load_table: a parallel helper logged the %llu batches of \"%s\"",
+							 (unsigned long long) handed, RelationGetRelationName(w->rel))));
+	w->pcxt = NULL;
+	w->ring = NULL;
+	w->pages = w->local_pages;
 }
 
 /*
@@ -466,11 +743,14 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	HeapTupleHeaderSetXmax(header, 0);
 
 	buffer = palloc((Size) MB_PAGES_PER_WRITE * BLCKSZ + MB_IO_ALIGN);
+	memset(&w, 0, sizeof(w));
 	w.rel = rel;
 	w.use_wal = RelationNeedsWAL(rel);
 	w.start_redo = GetRedoRecPtr();
-	w.pages = (char *) TYPEALIGN(MB_IO_ALIGN, buffer);
+	w.local_pages = (char *) TYPEALIGN(MB_IO_ALIGN, buffer);
+	w.pages = w.local_pages;
 	w.first_block = 0;
+	start_log_helper(&w, table_size);
 
 	filled = 1;
 	page = w.pages;
@@ -502,6 +782,7 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	}
 	PageSetAllVisible(page);
 	write_pages(&w, filled);
+	finish_log_helper(&w);
 
 	write_visibility_map(&w, w.first_block);
 	make_pages_durable(&w);

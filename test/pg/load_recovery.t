@@ -7,7 +7,8 @@
 # writes must be enough to rebuild them.  The hard form of that check: load,
 # crash (pg_ctl stop -m immediate), delete the table's files, start, and
 # compare the rows and the visibility map with what was there.  Replay can
-# only rebuild what the WAL holds.  The same under wal_level = minimal,
+# only rebuild what the WAL holds: for a large table, WAL a parallel worker
+# wrote while the backend filled the next pages.  The same under wal_level = minimal,
 # where the commit itself logs a small new table (read back through shared
 # buffers from the files the load wrote) or fsyncs a large one.  And a
 # CHECKPOINT that begins while a load runs: the load must then sync the
@@ -75,16 +76,33 @@ check_frozen() {
 
 # ---- wal_level = replica: the pages' WAL rebuilds the table --------------------------
 is "$(q "LOAD 'microbench'; SHOW microbench.direct_load")" on "the direct load is the default"
-q "CHECKPOINT" >/dev/null
-redo_before=$(redo_lsn)
-q "SELECT count(*) FROM bench_prepare(1, 30000, seed => 11)" >/dev/null
-want=$(rows_md5)
-is "$(visible_pages)" "$(all_pages)" "replica: after the load every page is all-visible"
-is "$(redo_lsn)" "$redo_before" "replica: no checkpoint between the load and the crash (replay must start before the load)"
-crash_and_remove_table replica
-is "$(rows_md5)" "$want" "replica: after the crash, replay rebuilt the removed table: the same rows in the same places"
-is "$(visible_pages)" "$(all_pages)" "replica: ... and the visibility map, every page all-visible"
-check_frozen replica
+# replica_crash LABEL ROWS HELPER: bench_prepare, crash, remove the table's
+# files, restart, compare.  From 100k rows on, a parallel worker logs the
+# pages while the backend fills the next ones (HELPER yes): then the rows can
+# only come back if the worker's records are complete and in order.
+replica_crash() {
+    local label=$1 rows=$2 helper=$3 want redo_before
+    q "CHECKPOINT" >/dev/null
+    redo_before=$(redo_lsn)
+    PGOPTIONS="-c client_min_messages=debug1" psql -X -A -t -q -v ON_ERROR_STOP=1 \
+        -c "SELECT count(*) FROM bench_prepare(1, $rows, seed => 11)" >/dev/null 2>"$dir/prepare.err"
+    if [ "$helper" = yes ]; then
+        ok "$(grep -q 'a parallel helper logged' "$dir/prepare.err"; echo $?)" \
+            "$label: a parallel worker logged the pages (DEBUG1)"
+    else
+        ok "$(! grep -q 'a parallel helper logged' "$dir/prepare.err"; echo $?)" \
+            "$label: the backend logged the pages itself (no helper for a small table)"
+    fi
+    want=$(rows_md5)
+    is "$(visible_pages)" "$(all_pages)" "$label: after the load every page is all-visible"
+    is "$(redo_lsn)" "$redo_before" "$label: no checkpoint between the load and the crash (replay must start before the load)"
+    crash_and_remove_table "$label"
+    is "$(rows_md5)" "$want" "$label: after the crash, replay rebuilt the removed table: the same rows in the same places"
+    is "$(visible_pages)" "$(all_pages)" "$label: ... and the visibility map, every page all-visible"
+    check_frozen "$label"
+}
+replica_crash "replica, 30k rows" 30000 no
+replica_crash "replica, 120k rows" 120000 yes
 
 # ---- a checkpoint that begins during the load ----------------------------------------
 # the load alone (no index builds after it), long enough for a CHECKPOINT

@@ -2,7 +2,7 @@
 -- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(26);
 
 CREATE SCHEMA prep;
 SET LOCAL search_path = prep, public;
@@ -92,6 +92,25 @@ SELECT microbench_load_table('prep_twice.sbtest1', 300, 3);
 SELECT is((SELECT count(*) || ' rows, ' || count(DISTINCT (id, k, c, pad)) || ' distinct' FROM prep_twice.sbtest1),
           '600 rows, 300 distinct',
           'loading twice into one table appends the same rows again');
+
+-- From 100k rows on, a parallel worker logs each batch of pages while the
+-- backend fills the next (not with max_parallel_maintenance_workers = 0,
+-- as for parallel index builds).  The same table either way;
+-- test/pg/load_recovery.t shows that the worker ran and that its records
+-- rebuild the table after a crash.
+CREATE SCHEMA prep_helper;
+CREATE SCHEMA prep_alone;
+CREATE TABLE prep_helper.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+CREATE TABLE prep_alone.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+SELECT microbench_load_table('prep_helper.sbtest1', 100003, 9);
+SET LOCAL max_parallel_maintenance_workers = 0;
+SELECT microbench_load_table('prep_alone.sbtest1', 100003, 9);
+SET LOCAL max_parallel_maintenance_workers TO DEFAULT;
+SELECT is(pg_temp.placement_md5('prep_helper.sbtest1'), pg_temp.placement_md5('prep_alone.sbtest1'),
+          'a load with the logging helper and one without give the same rows in the same places');
+SELECT is(pg_relation_size('prep_helper.sbtest1') || ' + ' || pg_relation_size('prep_helper.sbtest1', 'vm'),
+          pg_relation_size('prep_alone.sbtest1') || ' + ' || pg_relation_size('prep_alone.sbtest1', 'vm'),
+          '... and the same heap and visibility map sizes');
 
 -- bench_prepare refuses up front what the lock table cannot hold, counting
 -- 14 locks per table: no more than that may be taken (on any version)
