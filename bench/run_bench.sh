@@ -21,13 +21,15 @@
 #
 # QPS ratios are ours/peer (higher is better), the prepare ratio is
 # ours/peer seconds (lower is better).  The summary's ratio is the median of
-# the per-round ratios (each round's contenders run back to back, so they
-# share the machine's conditions); the ratio of the two medians is shown too.
+# the per-round ratios (each round's contenders run back to back, the QPS
+# contenders in mirrored halves, so they share the machine's conditions);
+# the ratio of the two medians is shown too.
 #
 # Needs: the extension installed (make install), sysbench, test/pg_cluster.sh.
 # Settings (environment):
 #   ROUNDS=5            alternating rounds per comparison
-#   RUN_SECONDS=5       measured seconds per QPS run (integer)
+#   RUN_SECONDS=6       measured seconds per contender and QPS round
+#                       (integer), run as two halves in mirrored order
 #   WARMUP=1            warm-up seconds before each QPS run (integer, excluded)
 #   TABLE_SIZE=100000   rows in sbtest1 for the QPS runs: a table that stays
 #                       in shared buffers, so what differs between the
@@ -47,7 +49,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 ROUNDS=${ROUNDS:-5}
-RUN_SECONDS=${RUN_SECONDS:-5}
+RUN_SECONDS=${RUN_SECONDS:-6}
 WARMUP=${WARMUP:-1}
 TABLE_SIZE=${TABLE_SIZE:-100000}
 PREPARE_ROWS=${PREPARE_ROWS:-1000000}
@@ -215,15 +217,38 @@ qps_sysbench() {
 # does not pay for first use (caches, plans, page faults) on one side only.
 qps_ours 2 >/dev/null; qps_ours_uncounted 2 >/dev/null; qps_proc 2 >/dev/null; qps_sysbench 2 >/dev/null
 
+# Each round runs every contender twice, for half of RUN_SECONDS each time,
+# in one order and then in the reverse (A B C D D C B A; the first order
+# alternates between rounds).  Every contender's two halves then centre on
+# the same moment, so a drift of the host's speed during the round (this VM
+# changes speed within seconds) weighs on all of them alike instead of
+# favouring whoever ran first.  A contender's QPS for the round is the mean
+# of its halves, weighted by their seconds.
+half1=$(((RUN_SECONDS + 1) / 2)) half2=$((RUN_SECONDS / 2))
+declare -A half_qps
+run_contender() {  # name seconds: record the QPS of one half
+    case $1 in
+    ours) half_qps[$1]+=" $(qps_ours "$2")" ;;
+    costs_off) half_qps[$1]+=" $(qps_ours_uncounted "$2")" ;;
+    plpgsql) half_qps[$1]+=" $(qps_proc "$2")" ;;
+    sysbench) half_qps[$1]+=" $(qps_sysbench "$2")" ;;
+    esac
+}
+round_qps() {  # name: the seconds-weighted mean of its halves
+    awk -v h1="$half1" -v h2="$half2" -v q="${half_qps[$1]}" \
+        'BEGIN { n = split(q, v, " "); printf "%.1f", n == 1 ? v[1] : (v[1] * h1 + v[2] * h2) / (h1 + h2) }'
+}
 qo=() qn=() qp=() qs=() rn=() rp=() rs=()
-echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; order alternates per round)"
+echo "raw: point-query QPS (${RUN_SECONDS}s measured per contender and round, in halves of ${half1}s and ${half2}s, each after ${WARMUP}s of warm-up; order A B C D D C B A, A alternating per round)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
-    if ((r % 2)); then
-        o=$(qps_ours); n=$(qps_ours_uncounted); p=$(qps_proc); s=$(qps_sysbench)
-    else
-        s=$(qps_sysbench); p=$(qps_proc); n=$(qps_ours_uncounted); o=$(qps_ours)
+    half_qps=()
+    if ((r % 2)); then order=(ours costs_off plpgsql sysbench); else order=(sysbench plpgsql costs_off ours); fi
+    for c in "${order[@]}"; do run_contender "$c" "$half1"; done
+    if ((half2 > 0)); then
+        for ((i = ${#order[@]} - 1; i >= 0; i--)); do run_contender "${order[i]}" "$half2"; done
     fi
+    o=$(round_qps ours); n=$(round_qps costs_off); p=$(round_qps plpgsql); s=$(round_qps sysbench)
     qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
     rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p" 3)") rs+=("$(ratio "$o" "$s" 3)")
     printf '  round %d: ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.3fx)  sysbench %10.1f (%5.3fx)   (loadavg %s)\n' \
