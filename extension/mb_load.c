@@ -2,11 +2,14 @@
  * mb_load.c — microbench_load_table(): the bulk loader behind bench_prepare.
  *
  * bench_prepare (SQL, in the install script) creates each sbtest table and
- * calls this function in the same transaction to fill it; it adds the
- * primary key and the k index afterwards, since building an index once is
- * far cheaper than maintaining it row by row.  Rows are built here in C with
- * the catalog's value generator, each straight into a copy of a template
- * tuple.  Because the table was created in this very transaction, rows can
+ * its two indexes, still empty, and calls this function in the same
+ * transaction to fill them.  The direct path below builds the indexes on id
+ * and k from the rows it writes (mb_btree.c), with no scan of the table and
+ * no general sort; any other index, and every index on the bulk-insert
+ * path, is built by Postgres after the load, as TRUNCATE rebuilds the
+ * indexes of a table created in the same transaction.  Rows are built here
+ * in C with the catalog's value generator, each straight into a copy of a
+ * template tuple.  Because the table was created in this very transaction, rows can
  * be written frozen (as COPY FREEZE does): no reader ever has to set hint
  * bits or freeze them later, so the first benchmark does not pay for the
  * load's housekeeping.
@@ -27,6 +30,7 @@
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/parallel.h"
 #include "access/table.h"
@@ -36,8 +40,10 @@
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/catalog.h"
+#include "catalog/index.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_type.h"
+#include "catalog/storage.h"
 #include "executor/instrument.h"
 #include "executor/tuptable.h"
 #include "fmgr.h"
@@ -59,6 +65,7 @@
 #include "utils/rel.h"
 #include "utils/wait_event.h"
 
+#include "mb_btree.h"
 #include "mb_shared.h"
 #include "mb_values.h"
 
@@ -196,7 +203,7 @@ make_row_template(Relation rel, mb_row_template *tpl)
  * Writes row id's values into data, a copy of the template's tuple data;
  * c and pad drawn from rng.
  */
-static void
+static int32
 fill_row(const mb_row_template *tpl, char *data, int32 id, mb_rng *rng, uint32 table_size)
 {
 	int32		k;
@@ -207,6 +214,7 @@ fill_row(const mb_row_template *tpl, char *data, int32 id, mb_rng *rng, uint32 t
 	k = (int32) mb_rng_uniform(rng, 1, table_size);
 	memcpy(data + tpl->id_offset, &id, sizeof(id));
 	memcpy(data + tpl->k_offset, &k, sizeof(k));
+	return k;
 }
 
 /* A new row for the bulk-insert path: the template with id's values. */
@@ -235,10 +243,10 @@ table_number(const char *relname)
 
 /*
  * Whether the rows can be written as pages directly.  The pages must be the
- * table's only ones (nothing in shared buffers, no index to maintain), heap
- * pages, and made durable by WAL: an unlogged or temporary table keeps the
- * bulk-insert path, and so does a logically decoded one, whose decoder needs
- * each row's record.
+ * table's only ones (nothing of it in shared buffers), heap pages, and made
+ * durable by WAL: an unlogged or temporary table keeps the bulk-insert path,
+ * and so does a logically decoded one, whose decoder needs each row's
+ * record.
  */
 static bool
 can_write_pages_directly(Relation rel)
@@ -246,9 +254,34 @@ can_write_pages_directly(Relation rel)
 	return mb_direct_load &&
 		rel->rd_rel->relam == HEAP_TABLE_AM_OID &&
 		rel->rd_rel->relpersistence == RELPERSISTENCE_PERMANENT &&
-		!rel->rd_rel->relhasindex &&
 		!RelationIsLogicallyLogged(rel) &&
 		RelationGetNumberOfBlocks(rel) == 0;
+}
+
+/*
+ * Rebuilds the table's indexes that the load did not build (those not in
+ * "built"), as TRUNCATE rebuilds the indexes of a table created in the same
+ * transaction: emptied, then built by Postgres from the loaded rows.  Neither
+ * load path maintains indexes row by row.
+ */
+static void
+rebuild_indexes(Relation rel, List *index_oids, List *built)
+{
+	ListCell   *lc;
+
+	foreach(lc, index_oids)
+	{
+		Relation	index;
+		IndexInfo  *info;
+
+		if (list_member_oid(built, lfirst_oid(lc)))
+			continue;
+		index = index_open(lfirst_oid(lc), AccessExclusiveLock);
+		info = BuildIndexInfo(index);
+		RelationTruncate(index, 0);
+		index_build(rel, index, info, true, true);
+		index_close(index, NoLock);
+	}
 }
 
 /* The rows the bulk-insert path writes, as COPY FREEZE would. */
@@ -292,11 +325,22 @@ load_through_buffers(Relation rel, const mb_row_template *tpl, int64 table_size,
  * appended to the file only after it is logged: its pages then carry their
  * records' LSNs, as with log_newpages in one process, and no page reaches
  * the file before its WAL record exists.  The batches pass through a ring in
- * the parallel context's shared memory.
+ * the parallel context's shared memory.  A batch also carries the pages of
+ * the primary key (mb_btree.c) finished while its heap pages were filled.
  */
 
 /* batches in the ring: enough that neither side waits on a brief stall */
 #define MB_LOG_SLOTS 8
+
+/*
+ * Primary-key pages a batch carries: a leaf holds about 400 entries, a
+ * batch about 1100 rows.  Any more (a tiny index fillfactor) are logged and
+ * written by the backend itself.
+ */
+#define MB_LOG_INDEX_PAGES 8
+
+/* pages per slot of the ring: the heap's, then the primary key's */
+#define MB_LOG_SLOT_PAGES (MB_PAGES_PER_WRITE + MB_LOG_INDEX_PAGES)
 
 /*
  * Smallest table worth a helper: starting a parallel worker costs a few
@@ -319,8 +363,11 @@ typedef struct mb_log_ring
 	bool		finished;		/* the backend hands over no more */
 	ConditionVariable changed;	/* broadcast when any of the three changes */
 	mb_rel_locator locator;
+	mb_rel_locator index_locator;	/* the primary key's, if it is built */
 	int			npages[MB_LOG_SLOTS];
 	BlockNumber first_block[MB_LOG_SLOTS];
+	int			nindex[MB_LOG_SLOTS];	/* primary-key pages in the batch */
+	BlockNumber index_blocks[MB_LOG_SLOTS][MB_LOG_INDEX_PAGES];
 	Size		pages_offset;	/* from the ring's start to slot 0's pages */
 	BufferUsage bufusage;		/* the helper's, for the statement's totals */
 	WalUsage	walusage;
@@ -329,13 +376,20 @@ typedef struct mb_log_ring
 /* Size of the ring: the header, then MB_LOG_SLOTS aligned batches of pages. */
 #define MB_LOG_RING_SIZE \
 	(MAXALIGN(sizeof(mb_log_ring)) + MB_IO_ALIGN + \
-	 (Size) MB_LOG_SLOTS * MB_PAGES_PER_WRITE * BLCKSZ)
+	 (Size) MB_LOG_SLOTS * MB_LOG_SLOT_PAGES * BLCKSZ)
 
 static char *
 ring_batch(mb_log_ring *ring, uint64 seq)
 {
 	return (char *) ring + ring->pages_offset +
-		(Size) (seq % MB_LOG_SLOTS) * MB_PAGES_PER_WRITE * BLCKSZ;
+		(Size) (seq % MB_LOG_SLOTS) * MB_LOG_SLOT_PAGES * BLCKSZ;
+}
+
+/* A batch's i-th primary-key page, after its heap pages. */
+static Page
+batch_index_page(char *batch, int i)
+{
+	return (Page) (batch + (Size) (MB_PAGES_PER_WRITE + i) * BLCKSZ);
 }
 
 /* Logs one batch's pages as full-page images; the records set their LSNs. */
@@ -377,8 +431,19 @@ mb_load_log_main(dsm_segment *seg, shm_toc *toc)
 		{
 			int			slot = logged % MB_LOG_SLOTS;
 
-			log_batch(&ring->locator, ring_batch(ring, logged),
-					  ring->first_block[slot], ring->npages[slot]);
+			char	   *batch = ring_batch(ring, logged);
+
+			log_batch(&ring->locator, batch, ring->first_block[slot], ring->npages[slot]);
+			if (ring->nindex[slot] > 0)
+			{
+				Page		pages[MB_LOG_INDEX_PAGES];
+				int			i;
+
+				for (i = 0; i < ring->nindex[slot]; i++)
+					pages[i] = batch_index_page(batch, i);
+				log_newpages(&ring->index_locator, MAIN_FORKNUM, ring->nindex[slot],
+							 ring->index_blocks[slot], pages, true);
+			}
 			SpinLockAcquire(&ring->mutex);
 			ring->logged++;
 			SpinLockRelease(&ring->mutex);
@@ -397,7 +462,21 @@ mb_load_log_main(dsm_segment *seg, shm_toc *toc)
  * The direct path.  Pages are built MB_PAGES_PER_WRITE at a time, then
  * logged (here or by the helper) and appended to the table's file.
  */
-typedef struct mb_page_writer
+typedef struct mb_page_writer mb_page_writer;
+
+/* An index built from the load, and its pages waiting to be logged. */
+typedef struct mb_index_build
+{
+	mb_page_writer *w;
+	Relation	index;
+	mb_btree_builder *btree;
+	bool		rides_ring;		/* its pages may ride with the heap's batches */
+	char	   *pages;			/* up to MB_PAGES_PER_WRITE pages, logged together */
+	BlockNumber blocks[MB_PAGES_PER_WRITE];
+	int			npages;
+} mb_index_build;
+
+struct mb_page_writer
 {
 	Relation	rel;
 	bool		use_wal;		/* false under wal_level = minimal */
@@ -405,10 +484,14 @@ typedef struct mb_page_writer
 	char	   *pages;			/* the batch being filled */
 	BlockNumber first_block;	/* the block number of pages[0] */
 	char	   *local_pages;	/* palloc'd batch, when there is no helper */
+	mb_index_build *id_build;	/* the index on id being built, or NULL */
+	mb_index_build *k_build;	/* the index on k being built, or NULL */
 	ParallelContext *pcxt;		/* the helper's, or NULL */
 	mb_log_ring *ring;
 	uint64		appended;		/* batches of the ring written to the file */
-} mb_page_writer;
+	uint64		filling;		/* the batch being filled */
+	int			index_pages;	/* primary-key pages it carries so far */
+};
 
 /* Appends n logged (or, under wal_level = minimal, unlogged) pages. */
 static void
@@ -458,6 +541,8 @@ start_log_helper(mb_page_writer *w, int64 table_size)
 	SpinLockInit(&ring->mutex);
 	ConditionVariableInit(&ring->changed);
 	ring->locator = *MB_REL_LOCATOR(w->rel);
+	if (w->id_build != NULL)
+		ring->index_locator = *MB_REL_LOCATOR(w->id_build->index);
 	/* segments are mapped page-aligned, so the offset aligns in both */
 	ring->pages_offset = (char *) TYPEALIGN(MB_IO_ALIGN, (char *) ring + sizeof(mb_log_ring)) -
 		(char *) ring;
@@ -515,9 +600,13 @@ append_logged_batch(mb_page_writer *w)
 {
 	mb_log_ring *ring = w->ring;
 	int			slot = w->appended % MB_LOG_SLOTS;
+	char	   *batch = ring_batch(ring, w->appended);
+	int			i;
 
 	wait_for_logged_batch(w);
-	append_pages(w, ring_batch(ring, w->appended), ring->first_block[slot], ring->npages[slot]);
+	append_pages(w, batch, ring->first_block[slot], ring->npages[slot]);
+	for (i = 0; i < ring->nindex[slot]; i++)
+		mb_btree_write_page(w->id_build->btree, batch_index_page(batch, i), ring->index_blocks[slot][i]);
 	w->appended++;
 }
 
@@ -543,8 +632,10 @@ write_pages(mb_page_writer *w, int n)
 
 	SpinLockAcquire(&ring->mutex);
 	handed = ring->handed;
+	Assert(handed == w->filling);
 	ring->npages[handed % MB_LOG_SLOTS] = n;
 	ring->first_block[handed % MB_LOG_SLOTS] = w->first_block;
+	ring->nindex[handed % MB_LOG_SLOTS] = w->index_pages;
 	ring->handed = ++handed;
 	logged = ring->logged;
 	SpinLockRelease(&ring->mutex);
@@ -557,6 +648,76 @@ write_pages(mb_page_writer *w, int n)
 	while (handed - w->appended >= MB_LOG_SLOTS)
 		append_logged_batch(w);
 	w->pages = ring_batch(ring, handed);
+	w->filling = handed;
+	w->index_pages = 0;
+}
+
+/* Logs an index's pages gathered here, then puts them in its file. */
+static void
+flush_index_pages(mb_index_build *ib)
+{
+	Page		pages[MB_PAGES_PER_WRITE];
+	int			i;
+
+	if (ib->npages == 0)
+		return;
+	for (i = 0; i < ib->npages; i++)
+		pages[i] = ib->pages + (Size) i * BLCKSZ;
+	if (ib->w->use_wal)
+		log_newpages(MB_REL_LOCATOR(ib->index), MAIN_FORKNUM, ib->npages, ib->blocks, pages, true);
+	for (i = 0; i < ib->npages; i++)
+		mb_btree_write_page(ib->btree, pages[i], ib->blocks[i]);
+	ib->npages = 0;
+}
+
+/*
+ * mb_btree's emit callback.  A primary-key page finished during the load
+ * rides with the heap batch being filled, to be logged by the helper; any
+ * other page (no helper, no room left in the batch, or the index on k,
+ * built after the load) is gathered here and logged with the next ones.
+ */
+static void
+emit_index_page(void *arg, Page page, BlockNumber block)
+{
+	mb_index_build *ib = (mb_index_build *) arg;
+	mb_page_writer *w = ib->w;
+
+	if (ib->rides_ring && w->ring != NULL && w->index_pages < MB_LOG_INDEX_PAGES)
+	{
+		memcpy(batch_index_page(w->pages, w->index_pages), page, BLCKSZ);
+		w->ring->index_blocks[w->filling % MB_LOG_SLOTS][w->index_pages++] = block;
+		return;
+	}
+	memcpy(ib->pages + (Size) ib->npages * BLCKSZ, page, BLCKSZ);
+	ib->blocks[ib->npages++] = block;
+	if (ib->npages == MB_PAGES_PER_WRITE)
+		flush_index_pages(ib);
+}
+
+static mb_index_build *
+begin_index_build(mb_page_writer *w, Relation index, bool rides_ring)
+{
+	mb_index_build *ib = palloc0(sizeof(mb_index_build));
+
+	ib->w = w;
+	ib->index = index;
+	ib->rides_ring = rides_ring;
+	ib->pages = (char *) TYPEALIGN(MB_IO_ALIGN, palloc((Size) MB_PAGES_PER_WRITE * BLCKSZ + MB_IO_ALIGN));
+	ib->btree = mb_btree_begin(index, emit_index_page, ib);
+	return ib;
+}
+
+static void
+finish_index_build(mb_index_build *ib)
+{
+	BlockNumber pages;
+
+	mb_btree_finish(ib->btree);
+	flush_index_pages(ib);
+	pages = mb_btree_write_metapage(ib->btree);
+	ereport(DEBUG1,
+			(errmsg_internal("microbench_load_table: built index \"%s\" from the load (%u pages)",
+							 RelationGetRelationName(ib->index), pages)));
 }
 
 /* Appends the helper's last batches and lets it go. */
@@ -693,7 +854,11 @@ make_pages_durable(mb_page_writer *w)
 	{
 		if (w->start_redo == GetRedoRecPtr())
 			registered = register_fork_sync(RelationGetSmgr(w->rel), MAIN_FORKNUM) &&
-				register_fork_sync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM);
+				register_fork_sync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM) &&
+				(w->id_build == NULL ||
+				 register_fork_sync(RelationGetSmgr(w->id_build->index), MAIN_FORKNUM)) &&
+				(w->k_build == NULL ||
+				 register_fork_sync(RelationGetSmgr(w->k_build->index), MAIN_FORKNUM));
 	}
 	PG_FINALLY();
 	{
@@ -707,17 +872,91 @@ make_pages_durable(mb_page_writer *w)
 								 RelationGetRelationName(w->rel))));
 		smgrimmedsync(RelationGetSmgr(w->rel), MAIN_FORKNUM);
 		smgrimmedsync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM);
+		if (w->id_build != NULL)
+			smgrimmedsync(RelationGetSmgr(w->id_build->index), MAIN_FORKNUM);
+		if (w->k_build != NULL)
+			smgrimmedsync(RelationGetSmgr(w->k_build->index), MAIN_FORKNUM);
 	}
+}
+
+/*
+ * Each row's k and place, kept during the load for the index on k: 10
+ * bytes a row, and 8 more while they are sorted.
+ */
+typedef struct mb_row_places
+{
+	int32	   *k;
+	BlockNumber *block;
+	OffsetNumber *offset;
+} mb_row_places;
+
+/* the memory keep_row_places and add_by_k take for table_size rows */
+#define MB_ROW_PLACES_BYTES(rows) \
+	((Size) (rows) * (sizeof(int32) + sizeof(BlockNumber) + sizeof(OffsetNumber) + \
+					  2 * sizeof(uint32)) + 2 * sizeof(uint32))
+
+static void
+keep_row_places(mb_row_places *places, int64 table_size)
+{
+	places->k = MemoryContextAllocHuge(CurrentMemoryContext, table_size * sizeof(int32));
+	places->block = MemoryContextAllocHuge(CurrentMemoryContext, table_size * sizeof(BlockNumber));
+	places->offset = MemoryContextAllocHuge(CurrentMemoryContext, table_size * sizeof(OffsetNumber));
+}
+
+/*
+ * Adds every row's (k, place) to the index on k in the order of k, then of
+ * place.  k lies in 1 .. table_size, so a counting sort does it in two
+ * passes; it keeps rows of equal k in load order, which is place order.
+ */
+static void
+add_by_k(mb_btree_builder *btree, mb_row_places *places, int64 table_size)
+{
+	uint32	   *next = MemoryContextAllocHuge(CurrentMemoryContext,
+											  (table_size + 2) * sizeof(uint32));
+	uint32	   *order = MemoryContextAllocHuge(CurrentMemoryContext, table_size * sizeof(uint32));
+	uint32		start = 0;
+	int64		i;
+
+	memset(next, 0, (table_size + 2) * sizeof(uint32));
+	for (i = 0; i < table_size; i++)
+	{
+		if (places->k[i] < 1 || places->k[i] > table_size)
+			elog(ERROR, "k = %d of row %lld lies outside 1 .. %lld",
+				 places->k[i], (long long) i + 1, (long long) table_size);
+		next[places->k[i]]++;
+	}
+	for (i = 1; i <= table_size; i++)
+	{
+		uint32		count = next[i];
+
+		next[i] = start;
+		start += count;
+	}
+	for (i = 0; i < table_size; i++)
+		order[next[places->k[i]]++] = (uint32) i;
+	for (i = 0; i < table_size; i++)
+	{
+		uint32		row = order[i];
+
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		mb_btree_add(btree, places->k[row], places->block[row], places->offset[row]);
+	}
+	pfree(next);
+	pfree(order);
 }
 
 /*
  * The rows written as pages: each row is the template, with the header
  * heap_insert would give a frozen row, placed as heap_multi_insert places
  * rows (a page takes rows while it has room for one more plus the
- * fillfactor's reserve), every page all-visible.
+ * fillfactor's reserve), every page all-visible.  An index on id (id_index,
+ * or NULL) gets each row's entry as the row is placed; one on k (k_index)
+ * after the load, from the rows' k and places kept meanwhile.
  */
 static void
-load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng *rng)
+load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng *rng,
+					Relation id_index, Relation k_index)
 {
 	HeapTupleHeader header = tpl->tuple->t_data;
 	Size		row_len = tpl->tuple->t_len;
@@ -728,6 +967,7 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	Page		page;
 	int			filled;
 	int64		id;
+	mb_row_places places = {0};
 
 	if (table_size == 0)
 		return;
@@ -750,6 +990,13 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	w.local_pages = (char *) TYPEALIGN(MB_IO_ALIGN, buffer);
 	w.pages = w.local_pages;
 	w.first_block = 0;
+	if (id_index != NULL)
+		w.id_build = begin_index_build(&w, id_index, true);
+	if (k_index != NULL)
+	{
+		w.k_build = begin_index_build(&w, k_index, false);
+		keep_row_places(&places, table_size);
+	}
 	start_log_helper(&w, table_size);
 
 	filled = 1;
@@ -759,6 +1006,7 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	{
 		OffsetNumber offset;
 		HeapTupleHeader row;
+		int32		k;
 
 		if (PageGetHeapFreeSpace(page) < room_needed)
 		{
@@ -778,13 +1026,31 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 				 (long long) id, RelationGetRelationName(rel));
 		row = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, offset));
 		ItemPointerSet(&row->t_ctid, w.first_block + filled - 1, offset);
-		fill_row(tpl, (char *) row, (int32) id, rng, (uint32) table_size);
+		k = fill_row(tpl, (char *) row, (int32) id, rng, (uint32) table_size);
+		if (w.id_build != NULL)
+			mb_btree_add(w.id_build->btree, (int32) id, w.first_block + filled - 1, offset);
+		if (places.k != NULL)
+		{
+			places.k[id - 1] = k;
+			places.block[id - 1] = w.first_block + filled - 1;
+			places.offset[id - 1] = offset;
+		}
 	}
 	PageSetAllVisible(page);
 	write_pages(&w, filled);
 	finish_log_helper(&w);
 
 	write_visibility_map(&w, w.first_block);
+	if (w.id_build != NULL)
+		finish_index_build(w.id_build);
+	if (w.k_build != NULL)
+	{
+		add_by_k(w.k_build->btree, &places, table_size);
+		pfree(places.k);
+		pfree(places.block);
+		pfree(places.offset);
+		finish_index_build(w.k_build);
+	}
 	make_pages_durable(&w);
 	pgstat_count_heap_insert(rel, table_size);
 	pfree(buffer);
@@ -799,6 +1065,8 @@ microbench_load_table(PG_FUNCTION_ARGS)
 	Relation	rel;
 	mb_row_template tpl;
 	mb_rng		rng;
+	List	   *index_oids;
+	List	   *built = NIL;
 
 	mb_check_sql_version();
 	if (table_size < 0 || table_size > PG_INT32_MAX)
@@ -831,10 +1099,48 @@ microbench_load_table(PG_FUNCTION_ARGS)
 	 */
 	mb_rng_seed(&rng, seed, table_number(RelationGetRelationName(rel)));
 	make_row_template(rel, &tpl);
+	index_oids = RelationGetIndexList(rel);
 	if (can_write_pages_directly(rel))
-		load_pages_directly(rel, &tpl, table_size, &rng);
+	{
+		Relation	id_index = NULL;
+		Relation	k_index = NULL;
+		ListCell   *lc;
+
+		/*
+		 * The first index on id and the first on k that mb_btree can build
+		 * are built from the load; the one on k only if the rows' k and
+		 * places fit in maintenance_work_mem, as a sort would.
+		 */
+		foreach(lc, index_oids)
+		{
+			Relation	index;
+			AttrNumber	column;
+
+			if (table_size == 0)
+				break;
+			index = index_open(lfirst_oid(lc), AccessExclusiveLock);
+			column = mb_btree_column(rel, index);
+			if (column == MB_BTREE_ID && id_index == NULL)
+				id_index = index;
+			else if (column == MB_BTREE_K && k_index == NULL &&
+					 MB_ROW_PLACES_BYTES(table_size) <= (Size) maintenance_work_mem * 1024)
+				k_index = index;
+			else
+			{
+				index_close(index, NoLock);
+				continue;
+			}
+			built = lappend_oid(built, RelationGetRelid(index));
+		}
+		load_pages_directly(rel, &tpl, table_size, &rng, id_index, k_index);
+		if (id_index != NULL)
+			index_close(id_index, NoLock);
+		if (k_index != NULL)
+			index_close(k_index, NoLock);
+	}
 	else
 		load_through_buffers(rel, &tpl, table_size, &rng);
+	rebuild_indexes(rel, index_oids, built);
 	heap_freetuple(tpl.tuple);
 	table_close(rel, NoLock);
 

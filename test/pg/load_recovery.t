@@ -46,15 +46,31 @@ visible_pages() { q "ANALYZE sbtest1" >/dev/null; q "SELECT relallvisible || '/'
 all_pages() { q "SELECT n || '/' || n FROM (SELECT pg_relation_size('sbtest1') / current_setting('block_size')::int AS n) s"; }
 frozen_pages() { q "SELECT all_frozen || '/' || (pg_relation_size('sbtest1') / current_setting('block_size')::int) FROM pg_visibility_map_summary('sbtest1')"; }
 
-# crash_and_remove_table: crash, then delete sbtest1's heap, map and free-space files
+# crash_and_remove_table: crash, then delete sbtest1's heap, map and
+# free-space files and its indexes' files
 crash_and_remove_table() {
-    local file
+    local file pkey k
     file=$(q "SELECT pg_relation_filepath('sbtest1')")
+    pkey=$(q "SELECT pg_relation_filepath('sbtest1_pkey')")
+    k=$(q "SELECT pg_relation_filepath('k_1')")
     pgctl -m immediate stop
-    rm -f "$dir/data/$file" "$dir/data/${file}_vm" "$dir/data/${file}_fsm"
-    ok "$([ -n "$file" ] && [ ! -e "$dir/data/$file" ] && [ ! -e "$dir/data/${file}_vm" ]; echo $?)" \
-        "$1: the table's files are gone before the restart"
+    rm -f "$dir/data/$file" "$dir/data/${file}_vm" "$dir/data/${file}_fsm" "$dir/data/$pkey" "$dir/data/$k"
+    ok "$([ -n "$file" ] && [ ! -e "$dir/data/$file" ] && [ ! -e "$dir/data/${file}_vm" ] &&
+          [ -n "$pkey" ] && [ ! -e "$dir/data/$pkey" ] && [ -n "$k" ] && [ ! -e "$dir/data/$k" ]; echo $?)" \
+        "$1: the table's and its indexes' files are gone before the restart"
     pgctl start
+}
+# the ids an index-only scan of the primary key finds, and their sum
+ids_via_pkey() {
+    q "SET enable_seqscan = off; SET enable_bitmapscan = off; SELECT count(id) || ' ids, sum ' || sum(id) FROM sbtest1 WHERE id > 0"
+}
+# the same of k, through k_1 (compared with what a scan of the table
+# found before the crash: a broken k_1 fails any query that plans with it)
+k_via_index() {
+    q "SET enable_seqscan = off; SET enable_bitmapscan = off; SELECT count(k) || ' ks, sum ' || sum(k) FROM sbtest1 WHERE k > 0"
+}
+k_via_table() {
+    q "SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off; SELECT count(k) || ' ks, sum ' || sum(k) FROM sbtest1 WHERE k > 0"
 }
 
 q "ALTER SYSTEM SET checkpoint_timeout = '1d'" >/dev/null
@@ -64,6 +80,10 @@ q "CREATE EXTENSION microbench" >/dev/null
 visibility=0
 if [ "$(q "SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_visibility'")" = 1 ]; then
     q "CREATE EXTENSION pg_visibility" >/dev/null && visibility=1
+fi
+amcheck=0
+if [ "$(q "SELECT count(*) FROM pg_available_extensions WHERE name = 'amcheck'")" = 1 ]; then
+    q "CREATE EXTENSION amcheck" >/dev/null && amcheck=1
 fi
 check_frozen() {
     if [ "$visibility" = 1 ]; then
@@ -94,12 +114,26 @@ replica_crash() {
             "$label: the backend logged the pages itself (no helper for a small table)"
     fi
     want=$(rows_md5)
+    want_ids=$(ids_via_pkey)
+    want_k=$(k_via_table)
+    is "$want_ids" "$rows ids, sum $((rows * (rows + 1) / 2))" "$label: the primary key finds every id"
+    ok "$([[ $want_k =~ ^$rows\ ks,\ sum\ [0-9]+$ ]]; echo $?)" "$label: a scan of the table finds every row's k ($want_k)"
+    is "$(k_via_index)" "$want_k" "$label: ... and so does k_1"
     is "$(visible_pages)" "$(all_pages)" "$label: after the load every page is all-visible"
     is "$(redo_lsn)" "$redo_before" "$label: no checkpoint between the load and the crash (replay must start before the load)"
     crash_and_remove_table "$label"
     is "$(rows_md5)" "$want" "$label: after the crash, replay rebuilt the removed table: the same rows in the same places"
     is "$(visible_pages)" "$(all_pages)" "$label: ... and the visibility map, every page all-visible"
     check_frozen "$label"
+    is "$(ids_via_pkey)" "$want_ids" "$label: ... and the primary key, built from the load, finds every id"
+    is "$(k_via_index)" "$want_k" "$label: ... and k_1, built from the load, finds every row's k"
+    if [ "$amcheck" = 1 ]; then
+        is "$(q "SELECT bt_index_parent_check('sbtest1_pkey', true, true), bt_index_parent_check('k_1', true, true)")" "|" \
+            "$label: ... and amcheck finds both indexes sound"
+    else
+        echo "ok $((tap_count + 1)) # skip amcheck is not installed: the replayed indexes are not checked"
+        tap_count=$((tap_count + 1))
+    fi
 }
 replica_crash "replica, 30k rows" 30000 no
 replica_crash "replica, 120k rows" 120000 yes
@@ -111,6 +145,7 @@ q "CHECKPOINT" >/dev/null
 PGOPTIONS="-c client_min_messages=debug1" psql -X -A -t -q -v ON_ERROR_STOP=1 \
     -c "BEGIN" -c "DROP TABLE sbtest1" \
     -c "CREATE TABLE sbtest1 (id serial NOT NULL, k integer NOT NULL DEFAULT 0, c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '')" \
+    -c "CREATE UNIQUE INDEX sbtest1_pkey ON sbtest1 (id)" -c "CREATE INDEX k_1 ON sbtest1 (k)" \
     -c "SELECT microbench_load_table('sbtest1', 600000, 13)" -c "COMMIT" >"$dir/load.out" 2>"$dir/load.err" &
 load_pid=$!
 for i in $(seq 1000); do
@@ -122,11 +157,16 @@ wait "$load_pid"
 is "$?:$(cat "$dir/load.out")" "0:600000" "a load with a CHECKPOINT beside it succeeds"
 if grep -q "a checkpoint began during the load" "$dir/load.err"; then
     want=$(rows_md5)
+    want_k=$(k_via_table)
     restart immediate
     is "$(rows_md5)" "$want" "the checkpoint fell inside the load, which synced the table itself; after a crash the rows are there"
+    is "$(ids_via_pkey)" "600000 ids, sum 180000300000" "... and its primary key (synced too) finds every id"
+    is "$(k_via_index)" "$want_k" "... and so does k_1"
 else
     echo "ok $((tap_count + 1)) # skip the checkpoint did not begin while the load ran"
-    tap_count=$((tap_count + 1))
+    echo "ok $((tap_count + 2)) # skip the checkpoint did not begin while the load ran"
+    echo "ok $((tap_count + 3)) # skip the checkpoint did not begin while the load ran"
+    tap_count=$((tap_count + 3))
 fi
 
 # ---- wal_level = minimal: the commit logs or syncs the new table ---------------------
@@ -139,15 +179,21 @@ is "$(q "SHOW wal_level")" minimal "the cluster now runs with wal_level = minima
 q "CHECKPOINT" >/dev/null
 q "SELECT count(*) FROM bench_prepare(1, 2000, seed => 12)" >/dev/null
 want=$(rows_md5)
+want_k=$(k_via_table)
 crash_and_remove_table minimal
 is "$(rows_md5)" "$want" "minimal: a small table is logged at commit from the written pages; replay rebuilt it"
 is "$(visible_pages)" "$(all_pages)" "minimal: ... every page all-visible"
+is "$(ids_via_pkey)" "2000 ids, sum 2001000" "minimal: ... and its primary key"
+is "$(k_via_index)" "$want_k" "minimal: ... and k_1"
 # 30000 rows (6.6 MB): the commit fsyncs the files instead
 q "SELECT count(*) FROM bench_prepare(1, 30000, seed => 11)" >/dev/null
 want=$(rows_md5)
+want_k=$(k_via_table)
 restart immediate
 is "$(rows_md5)" "$want" "minimal: a large table, synced at commit, has its rows after a crash"
 is "$(visible_pages)" "$(all_pages)" "minimal: ... every page all-visible"
+is "$(ids_via_pkey)" "30000 ids, sum 450015000" "minimal: ... and its primary key"
+is "$(k_via_index)" "$want_k" "minimal: ... and k_1"
 check_frozen minimal
 
 done_testing

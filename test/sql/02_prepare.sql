@@ -2,7 +2,7 @@
 -- docs/workloads.md says: columns, serial id, primary key, index k_N, values.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(26);
+SELECT plan(38);
 
 CREATE SCHEMA prep;
 SET LOCAL search_path = prep, public;
@@ -102,6 +102,12 @@ CREATE SCHEMA prep_helper;
 CREATE SCHEMA prep_alone;
 CREATE TABLE prep_helper.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
 CREATE TABLE prep_alone.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+-- (with indexes built from the load: the one on id rides with the heap's
+-- batches, the one on k is built after the load)
+CREATE UNIQUE INDEX ON prep_helper.sbtest1 (id);
+CREATE UNIQUE INDEX ON prep_alone.sbtest1 (id);
+CREATE INDEX ON prep_helper.sbtest1 (k);
+CREATE INDEX ON prep_alone.sbtest1 (k);
 SELECT microbench_load_table('prep_helper.sbtest1', 100003, 9);
 SET LOCAL max_parallel_maintenance_workers = 0;
 SELECT microbench_load_table('prep_alone.sbtest1', 100003, 9);
@@ -111,6 +117,102 @@ SELECT is(pg_temp.placement_md5('prep_helper.sbtest1'), pg_temp.placement_md5('p
 SELECT is(pg_relation_size('prep_helper.sbtest1') || ' + ' || pg_relation_size('prep_helper.sbtest1', 'vm'),
           pg_relation_size('prep_alone.sbtest1') || ' + ' || pg_relation_size('prep_alone.sbtest1', 'vm'),
           '... and the same heap and visibility map sizes');
+
+-- The indexes.  bench_prepare creates both empty before the load; the
+-- direct load builds them from the rows it writes (mb_btree.c), and any
+-- other index, or every index on the bulk-insert path, is built by
+-- Postgres after the load.  They must be the same indexes, page for page
+-- (pageinspect: all but the LSN and checksum, the first 10 bytes), and
+-- sound (amcheck, every heap row found from the root down); where those
+-- extensions are missing, those checks are skipped.
+DO $$
+BEGIN
+    CREATE EXTENSION IF NOT EXISTS pageinspect;
+EXCEPTION WHEN OTHERS THEN
+    NULL;
+END $$;
+DO $$
+BEGIN
+    CREATE EXTENSION IF NOT EXISTS amcheck;
+EXCEPTION WHEN OTHERS THEN
+    NULL;
+END $$;
+CREATE FUNCTION pg_temp.index_pages_differing(a regclass, b regclass) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+    IF pg_relation_size(a) <> pg_relation_size(b) THEN
+        RETURN format('%s pages against %s', pg_relation_size(a) / 8192, pg_relation_size(b) / 8192);
+    END IF;
+    EXECUTE 'SELECT count(*) FROM generate_series(0, pg_relation_size($1) / current_setting(''block_size'')::int - 1) blk
+              WHERE substr(get_raw_page($1::text, blk::int), 11) IS DISTINCT FROM substr(get_raw_page($2::text, blk::int), 11)'
+        INTO n USING a, b;
+    RETURN n || ' pages differ';
+END $$;
+CREATE FUNCTION pg_temp.has_extension(name text) RETURNS boolean LANGUAGE sql AS
+    $$SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = name)$$;
+-- rows an index scan on column col finds (a complete index finds them all)
+CREATE FUNCTION pg_temp.rows_via_index(t regclass, col text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+    SET LOCAL enable_seqscan = off;
+    SET LOCAL enable_bitmapscan = off;
+    EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL', t, col) INTO n;
+    RESET enable_seqscan;
+    RESET enable_bitmapscan;
+    RETURN n;
+END $$;
+
+SELECT col_is_pk('prep_direct', 'sbtest1', 'id', 'the direct load''s table has id as its primary key');
+SELECT is((SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'prep_direct.sbtest1'::regclass AND indisprimary),
+          'prep_direct.sbtest1_pkey', '... in the index ADD PRIMARY KEY (id) would create, sbtest1_pkey');
+SELECT CASE WHEN pg_temp.has_extension('pageinspect')
+    THEN is(pg_temp.index_pages_differing('prep_direct.sbtest1_pkey', 'prep_buffers.sbtest1_pkey'), '0 pages differ',
+            'the primary key built from the load is the one Postgres builds, page for page (20k rows)')
+    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
+SELECT CASE WHEN pg_temp.has_extension('pageinspect')
+    THEN is(pg_temp.index_pages_differing('prep_direct.k_1', 'prep_buffers.k_1'), '0 pages differ',
+            'k_1 built from the load (sorted by k, equal keys in posting lists) is the one Postgres builds, page for page')
+    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
+SELECT CASE WHEN pg_temp.has_extension('pageinspect')
+    THEN is(pg_temp.index_pages_differing('prep_helper.sbtest1_id_idx', 'prep_alone.sbtest1_id_idx'), '0 pages differ',
+            'the index on id, also when its pages ride with the logging helper''s batches (100k rows, a two-level tree)')
+    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
+SELECT CASE WHEN pg_temp.has_extension('pageinspect')
+    THEN is(pg_temp.index_pages_differing('prep_helper.sbtest1_k_idx', 'prep_alone.sbtest1_k_idx'), '0 pages differ',
+            '... and the index on k (100k rows)')
+    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
+SELECT CASE WHEN pg_temp.has_extension('amcheck')
+    THEN lives_ok($$SELECT bt_index_parent_check('prep_helper.sbtest1_id_idx', true, true),
+                           bt_index_parent_check('prep_helper.sbtest1_k_idx', true, true)$$,
+                  'amcheck finds both sound: every row found from the root down')
+    ELSE skip('amcheck is not installed: the indexes are not checked', 1) END;
+SELECT is(pg_temp.rows_via_index('prep_helper.sbtest1', 'id') || ' and ' || pg_temp.rows_via_index('prep_helper.sbtest1', 'k'),
+          '100003 and 100003', 'index scans of them find every row');
+-- an index mb_btree does not build (on c) is built by Postgres after the
+-- load; the ones on id and k are still built from it
+CREATE SCHEMA prep_indexed;
+CREATE TABLE prep_indexed.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+CREATE UNIQUE INDEX ON prep_indexed.sbtest1 (id);
+CREATE INDEX ON prep_indexed.sbtest1 (k);
+CREATE INDEX ON prep_indexed.sbtest1 (c);
+SELECT microbench_load_table('prep_indexed.sbtest1', 3000, 4);
+SELECT is(pg_temp.rows_via_index('prep_indexed.sbtest1', 'id') || ', ' || pg_temp.rows_via_index('prep_indexed.sbtest1', 'k')
+          || ' and ' || pg_temp.rows_via_index('prep_indexed.sbtest1', 'c'),
+          '3000, 3000 and 3000', 'a table loaded with another index too: each of the three finds every row');
+SET LOCAL microbench.direct_load = off;
+CREATE SCHEMA prep_indexed_buffers;
+CREATE TABLE prep_indexed_buffers.sbtest1 (LIKE prep_direct.sbtest1 INCLUDING DEFAULTS);
+CREATE INDEX ON prep_indexed_buffers.sbtest1 (k);
+SELECT microbench_load_table('prep_indexed_buffers.sbtest1', 3000, 4);
+SET LOCAL microbench.direct_load = on;
+SELECT is(pg_temp.rows_via_index('prep_indexed_buffers.sbtest1', 'k'), 3000::bigint,
+          '... and so on the bulk-insert path');
+SELECT is(pg_temp.rows_via_index('prep_buffers.sbtest1', 'id') || ' and ' || pg_temp.rows_via_index('prep_buffers.sbtest1', 'k'),
+          '20000 and 20000', 'bench_prepare on the bulk-insert path: its primary key and k_1 find every row');
+SELECT is((SELECT string_agg(pg_get_indexdef(indexrelid), '; ' ORDER BY indexrelid::regclass::text)
+           FROM pg_index WHERE indrelid = 'prep_direct.sbtest1'::regclass),
+          'CREATE INDEX k_1 ON prep_direct.sbtest1 USING btree (k); CREATE UNIQUE INDEX sbtest1_pkey ON prep_direct.sbtest1 USING btree (id)',
+          'bench_prepare''s indexes are k_1 on k and the primary key sbtest1_pkey on id');
 
 -- bench_prepare refuses up front what the lock table cannot hold, counting
 -- 14 locks per table: no more than that may be taken (on any version)
