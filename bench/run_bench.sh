@@ -218,12 +218,16 @@ qps_sysbench() {
 qps_ours 2 >/dev/null; qps_ours_uncounted 2 >/dev/null; qps_proc 2 >/dev/null; qps_sysbench 2 >/dev/null
 
 # Each round runs every contender twice, for half of RUN_SECONDS each time,
-# in one order and then in the reverse (A B C D D C B A; the first order
-# alternates between rounds).  Every contender's two halves then centre on
-# the same moment, so a drift of the host's speed during the round (this VM
-# changes speed within seconds) weighs on all of them alike instead of
-# favouring whoever ran first.  A contender's QPS for the round is the mean
-# of its halves, weighted by their seconds.
+# in one order and then in the reverse (A B C D D C B A).  Every
+# contender's two halves then centre on the same moment, so a drift of the
+# host's speed during the round (this VM changes speed within seconds)
+# weighs on all of them alike instead of favouring whoever ran first.  The
+# first order rotates from round to round (A B C D, B C D A, C D A B, ...),
+# so that over four rounds each contender runs once in each pair of
+# positions (1st and 8th, 2nd and 7th, ...): a dip of the host's speed
+# in the middle of a round does not always fall on the same contenders.
+# A contender's QPS for the round is the mean of its halves, weighted by
+# their seconds.
 half1=$(((RUN_SECONDS + 1) / 2)) half2=$((RUN_SECONDS / 2))
 declare -A half_qps
 run_contender() {  # name seconds: record the QPS of one half
@@ -239,11 +243,12 @@ round_qps() {  # name: the seconds-weighted mean of its halves
         'BEGIN { n = split(q, v, " "); printf "%.1f", n == 1 ? v[1] : (v[1] * h1 + v[2] * h2) / (h1 + h2) }'
 }
 qo=() qn=() qp=() qs=() rn=() rp=() rs=()
-echo "raw: point-query QPS (${RUN_SECONDS}s measured per contender and round, in halves of ${half1}s and ${half2}s, each after ${WARMUP}s of warm-up; order A B C D D C B A, A alternating per round)"
+echo "raw: point-query QPS (${RUN_SECONDS}s measured per contender and round, in halves of ${half1}s and ${half2}s, each after ${WARMUP}s of warm-up; order A B C D D C B A, rotated each round)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
     half_qps=()
-    if ((r % 2)); then order=(ours costs_off plpgsql sysbench); else order=(sysbench plpgsql costs_off ours); fi
+    contenders=(ours costs_off plpgsql sysbench)
+    order=("${contenders[@]:$(((r - 1) % 4))}" "${contenders[@]:0:$(((r - 1) % 4))}")
     for c in "${order[@]}"; do run_contender "$c" "$half1"; done
     if ((half2 > 0)); then
         for ((i = ${#order[@]} - 1; i >= 0; i--)); do run_contender "${order[i]}" "$half2"; done
@@ -251,8 +256,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
     o=$(round_qps ours); n=$(round_qps costs_off); p=$(round_qps plpgsql); s=$(round_qps sysbench)
     qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
     rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p" 3)") rs+=("$(ratio "$o" "$s" 3)")
-    printf '  round %d: ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.3fx)  sysbench %10.1f (%5.3fx)   (loadavg %s)\n' \
-        "$r" "$o" "$n" "${rn[-1]}" "$p" "${rp[-1]}" "$s" "${rs[-1]}" "$la"
+    printf '  round %d (%s first): ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.3fx)  sysbench %10.1f (%5.3fx)   (loadavg %s)\n' \
+        "$r" "${order[0]}" "$o" "$n" "${rn[-1]}" "$p" "${rp[-1]}" "$s" "${rs[-1]}" "$la"
 done
 echo
 
