@@ -38,6 +38,27 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%." d "f", a / b }'; }   # ratio A B [DECIMALS]
 
+# verdict OP GOAL RATIO...: whether per-round ratios meet "ratio OP GOAL"
+# (OP: >=, <=, >, <), as a sign test over the rounds.  If the true median
+# ratio were the goal, each round would meet it with probability 1/2;
+# "met" when as many rounds as meet it would happen by chance at most 5% of
+# the time (5 rounds: all 5; 8 rounds: 7), "MISSED" when as few would,
+# else "unresolved": the rounds do not tell the ratio from the goal, and a
+# median that crosses the goal by noise neither passes nor fails.
+verdict() {
+    local op=$1 goal=$2
+    shift 2
+    awk -v op="$op" -v g="$goal" -v list="$*" 'BEGIN {
+        n = split(list, r, " "); k = 0
+        for (i = 1; i <= n; i++)
+            k += op == ">=" ? r[i] >= g : op == "<=" ? r[i] <= g : op == "<" ? r[i] < g : r[i] > g
+        # P(X >= k) and P(X <= k) for X ~ Binomial(n, 1/2)
+        c = 1; up = 0; down = 0
+        for (j = 0; j <= n; j++) { p = c / 2 ^ n; if (j >= k) up += p; if (j <= k) down += p; c = c * (n - j) / (j + 1) }
+        printf "%s (%d of %d rounds)", up <= 0.05 ? "met" : (down <= 0.05 ? "MISSED" : "unresolved"), k, n
+    }'
+}
+
 # the CPUs other than $1, as a taskset list ("1" on a 2-CPU machine)
 other_cpus() { awk -v n="$(nproc)" -v p="$1" 'BEGIN { s = ""; for (i = 0; i < n; i++) if (i != p) s = s (s == "" ? "" : ",") i; print s }'; }
 # the CPUs a process may run on (its Cpus_allowed_list), e.g. "0"

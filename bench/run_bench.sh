@@ -24,7 +24,7 @@
 # the per-round ratios (each round's contenders run back to back, the QPS
 # contenders in mirrored halves, so they share the machine's conditions);
 # the ratio of the two medians is shown too.  A goal's verdict is a sign
-# test over the per-round ratios (see verdict below): met, MISSED, or
+# test over the per-round ratios (verdict, bench/lib.sh): met, MISSED, or
 # unresolved when the rounds cannot tell the ratio from the goal.
 #
 # Needs: the extension installed (make install), sysbench, test/pg_cluster.sh.
@@ -249,13 +249,14 @@ round_qps() {  # name: the seconds-weighted mean of its halves
     awk -v h1="$half1" -v h2="$half2" -v q="${half_qps[$1]}" \
         'BEGIN { n = split(q, v, " "); printf "%.1f", n == 1 ? v[1] : (v[1] * h1 + v[2] * h2) / (h1 + h2) }'
 }
+contenders=(ours costs_off plpgsql sysbench)
 qo=() qn=() qp=() qs=() rn=() rp=() rs=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured per contender and round, in halves of ${half1}s and ${half2}s, each after ${WARMUP}s of warm-up; order A B C D D C B A, rotated each round)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
     half_qps=()
-    contenders=(ours costs_off plpgsql sysbench)
-    order=("${contenders[@]:$(((r - 1) % 4))}" "${contenders[@]:0:$(((r - 1) % 4))}")
+    first=$(((r - 1) % ${#contenders[@]}))
+    order=("${contenders[@]:first}" "${contenders[@]:0:first}")
     for c in "${order[@]}"; do run_contender "$c" "$half1"; done
     if ((half2 > 0)); then
         for ((i = ${#order[@]} - 1; i >= 0; i--)); do run_contender "${order[i]}" "$half2"; done
@@ -269,24 +270,7 @@ done
 echo
 
 # ---- summary ---------------------------------------------------------------
-# The verdict is a sign test on the rounds: under "the true median ratio
-# is the goal", each round meets it with probability 1/2.  "met" when as
-# many rounds as meet it would happen by chance at most 5% of the time
-# (5 rounds: all 5; 8 rounds: 7), "MISSED" when as few would, else "unresolved":
-# the rounds do not tell the ratio from the goal.  A median that crosses
-# the goal by noise thus cannot pass or fail.
-verdict() {  # goal-op goal per-round-ratio...
-    local op=$1 goal=$2
-    shift 2
-    awk -v op="$op" -v g="$goal" -v list="$*" 'BEGIN {
-        n = split(list, r, " "); k = 0
-        for (i = 1; i <= n; i++) k += (op == ">=" ? r[i] >= g : r[i] <= g)
-        # P(X >= k) and P(X <= k) for X ~ Binomial(n, 1/2)
-        c = 1; up = 0; down = 0
-        for (j = 0; j <= n; j++) { p = c / 2 ^ n; if (j >= k) up += p; if (j <= k) down += p; c = c * (n - j) / (j + 1) }
-        printf "%s (%d of %d rounds)", up <= 0.05 ? "met" : (down <= 0.05 ? "MISSED" : "unresolved"), k, n
-    }'
-}
+# the verdict: a sign test over the per-round ratios (bench/lib.sh)
 row() {  # metric ours peer ratio ratio-of-medians [goal-op goal per-round-ratio...]
     if [ $# -lt 6 ]; then   # a figure to read with its rounds, not a pass/fail
         printf '%-40s %11s %11s %7.3fx %8.3fx   (no goal: see the rounds)\n' "$1" "$2" "$3" "$4" "$5"

@@ -236,11 +236,10 @@ done
 echo
 
 # ---- summary ---------------------------------------------------------------
-row() {  # metric ours peer ratio ratio-of-medians [goal-op goal]
-    local met goal
+row() {  # metric ours peer ratio ratio-of-medians [goal-op goal per-round-ratio...]
+    local goal
     if [ $# -ge 7 ]; then
-        met=$(awk -v r="$4" -v op="$6" -v g="$7" 'BEGIN { print ((op == ">=" ? r >= g : r <= g) ? "met" : "MISSED") }')
-        goal="$6 ${7}x  $met"
+        goal="$6 ${7}x  $(verdict "$6" "$7" "${@:8}")"
     else
         goal="(information, no goal)"
     fi
@@ -248,12 +247,12 @@ row() {  # metric ours peer ratio ratio-of-medians [goal-op goal]
 }
 mqo=$(median "${qo[@]}") mqs=$(median "${qs[@]}")
 mco=$(median "${co[@]}") mcs=$(median "${cs[@]}")
-echo "medians of $ROUNDS alternating rounds, $(size_label "$TABLE_SIZE") rows (ratio: median of per-round ratios; med/med: ratio of the medians)"
+echo "medians of $ROUNDS alternating rounds, $(size_label "$TABLE_SIZE") rows (ratio: median of per-round ratios; med/med: ratio of the medians; goal: a sign test over the rounds, met or MISSED only at 5% or less, else unresolved)"
 printf '%-46s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
 row "point-query QPS vs sysbench pgsql (socket)" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqs")" \
-    "$(median "${rq[@]}")" "$(ratio "$mqo" "$mqs" 3)" ">=" 1.0
+    "$(median "${rq[@]}")" "$(ratio "$mqo" "$mqs" 3)" ">=" 1.0 "${rq[@]}"
 row "client CPU us/query vs sysbench pgsql" "$(printf '%.2f' "$mco")" "$(printf '%.2f' "$mcs")" \
-    "$(median "${rc[@]}")" "$(ratio "$mco" "$mcs" 3)" "<=" 1.0
+    "$(median "${rc[@]}")" "$(ratio "$mco" "$mcs" 3)" "<=" 1.0 "${rc[@]}"
 mko=$(median "${ko[@]}") mks=$(median "${ks[@]}")
 row "  the same, measured window only (steady)" "$(printf '%.2f' "$mko")" "$(printf '%.2f' "$mks")" \
     "$(median "${rk[@]}")" "$(ratio "$mko" "$mks" 3)"
