@@ -392,20 +392,32 @@ batch_index_page(char *batch, int i)
 	return (Page) (batch + (Size) (MB_PAGES_PER_WRITE + i) * BLCKSZ);
 }
 
-/* Logs one batch's pages as full-page images; the records set their LSNs. */
+/*
+ * Logs n pages stored one after another from "pages", as full-page images
+ * of the given blocks; the records set their LSNs.
+ */
+static void
+log_pages(mb_rel_locator *locator, char *pages, int n, BlockNumber *blocks)
+{
+	Page		page_array[MB_PAGES_PER_WRITE];
+	int			i;
+
+	Assert(n <= MB_PAGES_PER_WRITE);
+	for (i = 0; i < n; i++)
+		page_array[i] = pages + (Size) i * BLCKSZ;
+	log_newpages(locator, MAIN_FORKNUM, n, blocks, page_array, true);
+}
+
+/* Logs one batch of heap pages, blocks first_block onwards. */
 static void
 log_batch(mb_rel_locator *locator, char *batch, BlockNumber first_block, int n)
 {
-	Page		pages[MB_PAGES_PER_WRITE];
 	BlockNumber blocks[MB_PAGES_PER_WRITE];
 	int			i;
 
 	for (i = 0; i < n; i++)
-	{
-		pages[i] = batch + (Size) i * BLCKSZ;
 		blocks[i] = first_block + i;
-	}
-	log_newpages(locator, MAIN_FORKNUM, n, blocks, pages, true);
+	log_pages(locator, batch, n, blocks);
 }
 
 /* The helper: logs each batch handed over, in order, until told to stop. */
@@ -430,20 +442,12 @@ mb_load_log_main(dsm_segment *seg, shm_toc *toc)
 		if (logged < handed)
 		{
 			int			slot = logged % MB_LOG_SLOTS;
-
 			char	   *batch = ring_batch(ring, logged);
 
 			log_batch(&ring->locator, batch, ring->first_block[slot], ring->npages[slot]);
 			if (ring->nindex[slot] > 0)
-			{
-				Page		pages[MB_LOG_INDEX_PAGES];
-				int			i;
-
-				for (i = 0; i < ring->nindex[slot]; i++)
-					pages[i] = batch_index_page(batch, i);
-				log_newpages(&ring->index_locator, MAIN_FORKNUM, ring->nindex[slot],
-							 ring->index_blocks[slot], pages, true);
-			}
+				log_pages(&ring->index_locator, batch_index_page(batch, 0),
+						  ring->nindex[slot], ring->index_blocks[slot]);
 			SpinLockAcquire(&ring->mutex);
 			ring->logged++;
 			SpinLockRelease(&ring->mutex);
@@ -489,8 +493,8 @@ struct mb_page_writer
 	ParallelContext *pcxt;		/* the helper's, or NULL */
 	mb_log_ring *ring;
 	uint64		appended;		/* batches of the ring written to the file */
-	uint64		filling;		/* the batch being filled */
-	int			index_pages;	/* primary-key pages it carries so far */
+	int			index_pages;	/* primary-key pages the batch being filled
+								 * (number ring->handed) carries so far */
 };
 
 /* Appends n logged (or, under wal_level = minimal, unlogged) pages. */
@@ -632,7 +636,6 @@ write_pages(mb_page_writer *w, int n)
 
 	SpinLockAcquire(&ring->mutex);
 	handed = ring->handed;
-	Assert(handed == w->filling);
 	ring->npages[handed % MB_LOG_SLOTS] = n;
 	ring->first_block[handed % MB_LOG_SLOTS] = w->first_block;
 	ring->nindex[handed % MB_LOG_SLOTS] = w->index_pages;
@@ -648,7 +651,6 @@ write_pages(mb_page_writer *w, int n)
 	while (handed - w->appended >= MB_LOG_SLOTS)
 		append_logged_batch(w);
 	w->pages = ring_batch(ring, handed);
-	w->filling = handed;
 	w->index_pages = 0;
 }
 
@@ -656,17 +658,14 @@ write_pages(mb_page_writer *w, int n)
 static void
 flush_index_pages(mb_index_build *ib)
 {
-	Page		pages[MB_PAGES_PER_WRITE];
 	int			i;
 
 	if (ib->npages == 0)
 		return;
-	for (i = 0; i < ib->npages; i++)
-		pages[i] = ib->pages + (Size) i * BLCKSZ;
 	if (ib->w->use_wal)
-		log_newpages(MB_REL_LOCATOR(ib->index), MAIN_FORKNUM, ib->npages, ib->blocks, pages, true);
+		log_pages(MB_REL_LOCATOR(ib->index), ib->pages, ib->npages, ib->blocks);
 	for (i = 0; i < ib->npages; i++)
-		mb_btree_write_page(ib->btree, pages[i], ib->blocks[i]);
+		mb_btree_write_page(ib->btree, ib->pages + (Size) i * BLCKSZ, ib->blocks[i]);
 	ib->npages = 0;
 }
 
@@ -685,7 +684,8 @@ emit_index_page(void *arg, Page page, BlockNumber block)
 	if (ib->rides_ring && w->ring != NULL && w->index_pages < MB_LOG_INDEX_PAGES)
 	{
 		memcpy(batch_index_page(w->pages, w->index_pages), page, BLCKSZ);
-		w->ring->index_blocks[w->filling % MB_LOG_SLOTS][w->index_pages++] = block;
+		/* only the backend changes ring->handed: no lock to read it */
+		w->ring->index_blocks[w->ring->handed % MB_LOG_SLOTS][w->index_pages++] = block;
 		return;
 	}
 	memcpy(ib->pages + (Size) ib->npages * BLCKSZ, page, BLCKSZ);
@@ -844,21 +844,39 @@ register_fork_sync(SMgrRelation smgr, ForkNumber fork)
 static void
 make_pages_durable(mb_page_writer *w)
 {
+	SMgrRelation smgrs[4];
+	ForkNumber	forks[4];
+	int			nfiles = 0;
 	bool		registered = false;
+	int			i;
 
 	if (!w->use_wal)
 		return;
+	smgrs[nfiles] = RelationGetSmgr(w->rel);
+	forks[nfiles++] = MAIN_FORKNUM;
+	smgrs[nfiles] = RelationGetSmgr(w->rel);
+	forks[nfiles++] = VISIBILITYMAP_FORKNUM;
+	if (w->id_build != NULL)
+	{
+		smgrs[nfiles] = RelationGetSmgr(w->id_build->index);
+		forks[nfiles++] = MAIN_FORKNUM;
+	}
+	if (w->k_build != NULL)
+	{
+		smgrs[nfiles] = RelationGetSmgr(w->k_build->index);
+		forks[nfiles++] = MAIN_FORKNUM;
+	}
+
 	Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
 	MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 	PG_TRY();
 	{
 		if (w->start_redo == GetRedoRecPtr())
-			registered = register_fork_sync(RelationGetSmgr(w->rel), MAIN_FORKNUM) &&
-				register_fork_sync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM) &&
-				(w->id_build == NULL ||
-				 register_fork_sync(RelationGetSmgr(w->id_build->index), MAIN_FORKNUM)) &&
-				(w->k_build == NULL ||
-				 register_fork_sync(RelationGetSmgr(w->k_build->index), MAIN_FORKNUM));
+		{
+			registered = true;
+			for (i = 0; i < nfiles && registered; i++)
+				registered = register_fork_sync(smgrs[i], forks[i]);
+		}
 	}
 	PG_FINALLY();
 	{
@@ -870,12 +888,8 @@ make_pages_durable(mb_page_writer *w)
 		ereport(DEBUG1,
 				(errmsg_internal("microbench_load_table: a checkpoint began during the load of \"%s\"; syncing it",
 								 RelationGetRelationName(w->rel))));
-		smgrimmedsync(RelationGetSmgr(w->rel), MAIN_FORKNUM);
-		smgrimmedsync(RelationGetSmgr(w->rel), VISIBILITYMAP_FORKNUM);
-		if (w->id_build != NULL)
-			smgrimmedsync(RelationGetSmgr(w->id_build->index), MAIN_FORKNUM);
-		if (w->k_build != NULL)
-			smgrimmedsync(RelationGetSmgr(w->k_build->index), MAIN_FORKNUM);
+		for (i = 0; i < nfiles; i++)
+			smgrimmedsync(smgrs[i], forks[i]);
 	}
 }
 
@@ -1005,6 +1019,7 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 	for (id = 1; id <= table_size; id++)
 	{
 		OffsetNumber offset;
+		BlockNumber block;
 		HeapTupleHeader row;
 		int32		k;
 
@@ -1024,15 +1039,16 @@ load_pages_directly(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng
 		if (offset == InvalidOffsetNumber)
 			elog(ERROR, "could not add row %lld to a page of \"%s\"",
 				 (long long) id, RelationGetRelationName(rel));
+		block = w.first_block + filled - 1;
 		row = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, offset));
-		ItemPointerSet(&row->t_ctid, w.first_block + filled - 1, offset);
+		ItemPointerSet(&row->t_ctid, block, offset);
 		k = fill_row(tpl, (char *) row, (int32) id, rng, (uint32) table_size);
 		if (w.id_build != NULL)
-			mb_btree_add(w.id_build->btree, (int32) id, w.first_block + filled - 1, offset);
+			mb_btree_add(w.id_build->btree, (int32) id, block, offset);
 		if (places.k != NULL)
 		{
 			places.k[id - 1] = k;
-			places.block[id - 1] = w.first_block + filled - 1;
+			places.block[id - 1] = block;
 			places.offset[id - 1] = offset;
 		}
 	}
@@ -1111,13 +1127,11 @@ microbench_load_table(PG_FUNCTION_ARGS)
 		 * are built from the load; the one on k only if the rows' k and
 		 * places fit in maintenance_work_mem, as a sort would.
 		 */
-		foreach(lc, index_oids)
+		foreach(lc, table_size > 0 ? index_oids : NIL)
 		{
 			Relation	index;
 			AttrNumber	column;
 
-			if (table_size == 0)
-				break;
 			index = index_open(lfirst_oid(lc), AccessExclusiveLock);
 			column = mb_btree_column(rel, index);
 			if (column == MB_BTREE_ID && id_index == NULL)

@@ -150,6 +150,15 @@ BEGIN
 END $$;
 CREATE FUNCTION pg_temp.has_extension(name text) RETURNS boolean LANGUAGE sql AS
     $$SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = name)$$;
+-- one check: index a has index b's pages (skipped without pageinspect)
+CREATE FUNCTION pg_temp.same_index_pages(a regclass, b regclass, description text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT pg_temp.has_extension('pageinspect') THEN
+        RETURN skip('pageinspect is not installed: the pages are not compared', 1);
+    END IF;
+    RETURN is(pg_temp.index_pages_differing(a, b), '0 pages differ', description);
+END $$;
 -- rows an index scan on column col finds (a complete index finds them all)
 CREATE FUNCTION pg_temp.rows_via_index(t regclass, col text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE n bigint;
@@ -165,22 +174,14 @@ END $$;
 SELECT col_is_pk('prep_direct', 'sbtest1', 'id', 'the direct load''s table has id as its primary key');
 SELECT is((SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'prep_direct.sbtest1'::regclass AND indisprimary),
           'prep_direct.sbtest1_pkey', '... in the index ADD PRIMARY KEY (id) would create, sbtest1_pkey');
-SELECT CASE WHEN pg_temp.has_extension('pageinspect')
-    THEN is(pg_temp.index_pages_differing('prep_direct.sbtest1_pkey', 'prep_buffers.sbtest1_pkey'), '0 pages differ',
-            'the primary key built from the load is the one Postgres builds, page for page (20k rows)')
-    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
-SELECT CASE WHEN pg_temp.has_extension('pageinspect')
-    THEN is(pg_temp.index_pages_differing('prep_direct.k_1', 'prep_buffers.k_1'), '0 pages differ',
-            'k_1 built from the load (sorted by k, equal keys in posting lists) is the one Postgres builds, page for page')
-    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
-SELECT CASE WHEN pg_temp.has_extension('pageinspect')
-    THEN is(pg_temp.index_pages_differing('prep_helper.sbtest1_id_idx', 'prep_alone.sbtest1_id_idx'), '0 pages differ',
-            'the index on id, also when its pages ride with the logging helper''s batches (100k rows, a two-level tree)')
-    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
-SELECT CASE WHEN pg_temp.has_extension('pageinspect')
-    THEN is(pg_temp.index_pages_differing('prep_helper.sbtest1_k_idx', 'prep_alone.sbtest1_k_idx'), '0 pages differ',
-            '... and the index on k (100k rows)')
-    ELSE skip('pageinspect is not installed: the pages are not compared', 1) END;
+SELECT pg_temp.same_index_pages('prep_direct.sbtest1_pkey', 'prep_buffers.sbtest1_pkey',
+    'the primary key built from the load is the one Postgres builds, page for page (20k rows)');
+SELECT pg_temp.same_index_pages('prep_direct.k_1', 'prep_buffers.k_1',
+    'k_1 built from the load (sorted by k, equal keys in posting lists) is the one Postgres builds, page for page');
+SELECT pg_temp.same_index_pages('prep_helper.sbtest1_id_idx', 'prep_alone.sbtest1_id_idx',
+    'the index on id, also when its pages ride with the logging helper''s batches (100k rows, a two-level tree)');
+SELECT pg_temp.same_index_pages('prep_helper.sbtest1_k_idx', 'prep_alone.sbtest1_k_idx',
+    '... and the index on k (100k rows)');
 SELECT CASE WHEN pg_temp.has_extension('amcheck')
     THEN lives_ok($$SELECT bt_index_parent_check('prep_helper.sbtest1_id_idx', true, true),
                            bt_index_parent_check('prep_helper.sbtest1_k_idx', true, true)$$,
