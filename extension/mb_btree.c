@@ -19,15 +19,21 @@
  *
  * Only an index this file can build exactly is taken: an empty (metapage
  * only) btree on id or k alone, ascending, with the default operator class,
- * created in the current transaction; on k, not unique (random k repeat,
- * and Postgres's build reports that).  Each finished page goes to the
- * caller's emit callback, which WAL-logs it whole (or has the loader's
- * logging helper do it) and then hands it back to mb_btree_write_page,
- * which puts it in the file outside shared buffers, as the heap's pages
- * are written.  The metapage goes through shared buffers, so that no stale
- * copy of the empty index's metapage can survive there.
+ * whose file was made in the current subtransaction (a rollback removes it
+ * whole); on k, not unique (random k repeat, and Postgres's build reports
+ * that).  Each finished page goes to the caller's emit callback, which
+ * writes it (mb_fork_writer.c: WAL-logged, past shared buffers).  The
+ * metapage, already in the file since CREATE INDEX, is rewritten last
+ * through shared buffers, so that no stale copy of the empty index's
+ * metapage can survive there.
+ *
+ * Only compiled where the page layouts are proven (MB_DIRECT_PAGES).
  */
 #include "postgres.h"
+
+#include "mb_load.h"
+
+#ifdef MB_DIRECT_PAGES
 
 #include "access/nbtree.h"
 #include "access/xloginsert.h"
@@ -37,7 +43,6 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
-#include "storage/smgr.h"
 #include "utils/inval.h"
 #include "utils/rel.h"
 
@@ -67,15 +72,13 @@ struct mb_btree_builder
 	mb_btree_emit emit;
 	void	   *emit_arg;
 	BlockNumber next_block;		/* the next block number to hand out */
-	BlockNumber blocks_in_file; /* how far the file extends */
-	BlockNumber pages_written;
+	BlockNumber pages_emitted;
 	mb_btree_level *leaf;
 	BlockNumber root;			/* once finished: the root, and its level */
 	uint32		root_level;
 	IndexTuple	entry;			/* one leaf entry, reused for every row */
 	int32	   *entry_key;		/* where the key sits in it */
 	BTDedupState dedup;			/* the pending posting list, if deduplicating */
-	Page		zero_page;
 };
 
 static Page
@@ -100,7 +103,7 @@ mb_btree_column(Relation heap, Relation index)
 		index->rd_indoption[0] != 0 ||
 		RelationGetIndexExpressions(index) != NIL ||
 		RelationGetIndexPredicate(index) != NIL ||
-		index->rd_createSubid == InvalidSubTransactionId ||
+		!mb_load_file_is_new_here(index) ||
 		RelationNeedsWAL(index) != RelationNeedsWAL(heap) ||
 		RelationGetNumberOfBlocks(index) != 1)
 		return InvalidAttrNumber;
@@ -125,11 +128,8 @@ mb_btree_begin(Relation index, mb_btree_emit emit, void *emit_arg)
 	b->emit_arg = emit_arg;
 	/* block 0 is the metapage, already there */
 	b->next_block = BTREE_METAPAGE + 1;
-	b->blocks_in_file = BTREE_METAPAGE + 1;
 	b->entry = index_form_tuple(RelationGetDescr(index), &value, &isnull);
 	b->entry_key = (int32 *) ((char *) b->entry + IndexInfoFindDataOffset(b->entry->t_info));
-	b->zero_page = alloc_page();
-	memset(b->zero_page, 0, BLCKSZ);
 	if (b->key->allequalimage && !index->rd_index->indisunique &&
 		BTGetDeduplicateItems(index))
 	{
@@ -179,29 +179,6 @@ new_level(mb_btree_builder *b, uint32 level)
 }
 
 /*
- * Puts a finished, logged page in the file.  Upper-level pages finish after
- * leaves with higher block numbers, so the file may already extend past the
- * block (over a placeholder of zeros) or not yet reach it.
- */
-void
-mb_btree_write_page(mb_btree_builder *b, Page page, BlockNumber block)
-{
-	SMgrRelation smgr = RelationGetSmgr(b->index);
-
-	PageSetChecksumInplace(page, block);
-	while (b->blocks_in_file < block)
-		smgrextend(smgr, MAIN_FORKNUM, b->blocks_in_file++, b->zero_page, true);
-	if (block == b->blocks_in_file)
-	{
-		smgrextend(smgr, MAIN_FORKNUM, block, page, true);
-		b->blocks_in_file++;
-	}
-	else
-		smgrwrite(smgr, MAIN_FORKNUM, block, page, true);
-	b->pages_written++;
-}
-
-/*
  * Adds an item at the given offset; an upper level's first item keeps only
  * its downlink (its key is "minus infinity").
  */
@@ -225,6 +202,13 @@ put_item(Page page, IndexTuple item, OffsetNumber offset, bool minus_infinity)
 
 static void add_to_level(mb_btree_builder *b, mb_btree_level *lv, IndexTuple item,
 						 Size posting_extra);
+
+static void
+emit_page(mb_btree_builder *b, Page page, BlockNumber block)
+{
+	b->emit(b->emit_arg, page, block);
+	b->pages_emitted++;
+}
 
 /*
  * The page of level lv cannot take another item: its last item moves to a
@@ -275,7 +259,7 @@ finish_page(mb_btree_builder *b, mb_btree_level *lv)
 
 	BTPageGetOpaque(old_page)->btpo_next = lv->block;
 	BTPageGetOpaque(lv->page)->btpo_prev = old_block;
-	b->emit(b->emit_arg, old_page, old_block);
+	emit_page(b, old_page, old_block);
 	lv->spare = old_page;
 	lv->last_offset = P_FIRSTKEY;
 }
@@ -389,7 +373,7 @@ mb_btree_finish(mb_btree_builder *b)
 		for (off = P_HIKEY; off < last; off = OffsetNumberNext(off))
 			*PageGetItemId(lv->page, off) = *PageGetItemId(lv->page, OffsetNumberNext(off));
 		((PageHeader) lv->page)->pd_lower -= sizeof(ItemIdData);
-		b->emit(b->emit_arg, lv->page, lv->block);
+		emit_page(b, lv->page, lv->block);
 	}
 }
 
@@ -409,5 +393,7 @@ mb_btree_write_metapage(mb_btree_builder *b)
 	UnlockReleaseBuffer(meta);
 	/* forget any cached copy of the empty index's metapage */
 	CacheInvalidateRelcache(b->index);
-	return b->pages_written;
+	return b->pages_emitted + 1;
 }
+
+#endif							/* MB_DIRECT_PAGES */

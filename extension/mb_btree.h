@@ -18,9 +18,9 @@
 typedef struct mb_btree_builder mb_btree_builder;
 
 /*
- * Called with each finished page: it must WAL-log the page (if the index
- * needs WAL) and then pass it to mb_btree_write_page, now or later.  The
- * page's memory is reused once the callback returns.
+ * Called with each finished page, to write it (WAL-logged): each block
+ * once, upper levels after leaves with higher block numbers.  The page's
+ * memory is reused once the callback returns.
  */
 typedef void (*mb_btree_emit) (void *arg, Page page, BlockNumber block);
 
@@ -35,15 +35,12 @@ extern mb_btree_builder *mb_btree_begin(Relation index, mb_btree_emit emit, void
 /* The next entry: in order of key, then of heap TID. */
 extern void mb_btree_add(mb_btree_builder *b, int32 key, BlockNumber block, OffsetNumber offset);
 
-/* Puts a page the emit callback has logged in the file. */
-extern void mb_btree_write_page(mb_btree_builder *b, Page page, BlockNumber block);
-
 /* Emits the last page of each level. */
 extern void mb_btree_finish(mb_btree_builder *b);
 
 /*
- * Once every page is written: points the metapage at the root; returns the
- * pages written.
+ * Once every page is written and durable: points the metapage at the root;
+ * returns the index's pages.
  */
 extern BlockNumber mb_btree_write_metapage(mb_btree_builder *b);
 

@@ -49,6 +49,7 @@
 #include "mb_canary.h"
 #include "mb_data_state.h"
 #include "mb_host.h"
+#include "mb_load.h"
 #include "mb_report.h"
 #include "mb_samples.h"
 #include "mb_shared.h"
@@ -62,6 +63,13 @@ void		_PG_init(void);
 /* microbench.collect_costs: count what each run costs (on by default) */
 static bool mb_collect_costs = true;
 
+/* microbench.direct_pages: whether this build has the direct page path */
+#ifdef MB_DIRECT_PAGES
+static bool mb_direct_pages_built = true;
+#else
+static bool mb_direct_pages_built = false;
+#endif
+
 void
 _PG_init(void)
 {
@@ -74,6 +82,18 @@ _PG_init(void)
 							 "Lets bench_prepare write the sbtest tables' pages directly, WAL-logged, instead of through shared buffers.",
 							 "The rows and pages are the same either way; off loads through Postgres's bulk-insert path, as COPY does.",
 							 &mb_direct_load, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("microbench.direct_pages",
+							 "Shows whether this build of microbench has the direct load's page writing.",
+							 "It is compiled only for the Postgres majors whose page layouts its tests prove (15, 17, 18); elsewhere bench_prepare loads through Postgres's bulk-insert path.",
+							 &mb_direct_pages_built, mb_direct_pages_built, PGC_INTERNAL,
+							 GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
+							 NULL, NULL, NULL);
+	DefineCustomEnumVariable("microbench.inject_load_error",
+							 "For tests: makes microbench_load_table fail on purpose at the given step.",
+							 NULL,
+							 &mb_inject_load_error, MB_LOAD_STEP_NONE, mb_load_step_options,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("microbench");
 }

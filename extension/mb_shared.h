@@ -4,8 +4,11 @@
  *
  * The coordinator (the backend that called bench_run) creates one segment
  * per run: the run's parameters, a phase word it alone writes, and one slot
- * per client that only that client's worker writes.  Nothing is locked:
- * every shared word has exactly one writer; counters are 64-bit atomics so
+ * per client that only that client's worker writes while it runs.  (The
+ * slot's state word is the one the coordinator also writes: before the
+ * client's worker starts, and once the postmaster says it has stopped, so
+ * never while the worker can.)  Nothing is locked: at any time every shared
+ * word has exactly one writer; counters are 64-bit atomics so
  * that the coordinator's progress reads are never torn, and the histogram
  * buckets are read for progress lines only (an off-by-one count there is
  * harmless; the final figures are read after the workers have finished).
@@ -57,7 +60,11 @@ extern pg_noreturn void mb_error_rethrow(const mb_error_report *report, const ch
 extern void mb_error_rethrow(const mb_error_report *report, const char *prefix) pg_attribute_noreturn();
 #endif
 
-/* A worker's state, written by that worker only. */
+/*
+ * A client's state: written by its worker while it runs; by the coordinator
+ * before the worker starts and after it has stopped (to start the next
+ * session of a reconnecting client, or to close one that stopped at the end).
+ */
 typedef enum mb_worker_state
 {
 	MB_WORKER_STARTING = 0,
@@ -152,16 +159,13 @@ typedef struct mb_run_shared
 #define MB_RUN_SHARED_SIZE(clients) \
 	(offsetof(mb_run_shared, slots) + sizeof(mb_worker_slot) * (clients))
 
-/* Microseconds on a monotonic clock: event latencies and windows. */
 /*
  * Fails unless the installed SQL definitions are the version this library
  * was built for (mb_version.c); every SQL-callable entry point calls it first.
  */
 extern void mb_check_sql_version(void);
 
-/* microbench.direct_load (mb_load.c) */
-extern bool mb_direct_load;
-
+/* Microseconds on a monotonic clock: event latencies and windows. */
 extern int64 mb_now_us(void);
 /* Nanoseconds on the same clock. */
 extern uint64 mb_now_ns(void);

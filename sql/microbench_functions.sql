@@ -21,23 +21,27 @@ CREATE TABLE IF NOT EXISTS microbench.datasets (
     prepared_at  timestamptz NOT NULL DEFAULT now()
 );
 
+-- (0.2 returns the path the load took; it returned the row count before)
+DROP FUNCTION IF EXISTS microbench_load_table(regclass, bigint, bigint);
 CREATE OR REPLACE FUNCTION microbench_load_table(relation regclass, table_size bigint,
                                       seed bigint DEFAULT NULL)
-RETURNS bigint
+RETURNS text
 AS 'MODULE_PATHNAME', 'microbench_load_table'
 LANGUAGE C VOLATILE;
 
 COMMENT ON FUNCTION microbench_load_table(regclass, bigint, bigint) IS
-    'bulk-load rows 1..table_size into an sbtest table created in the same transaction (used by bench_prepare)';
+    'bulk-load rows 1..table_size into an sbtest table created or truncated in the same transaction (used by bench_prepare); returns the path taken: direct, bulk-insert, frozen, or bulk-insert';
 
 -- target_schema defaults to the caller's current schema: a default
 -- expression is evaluated in the caller's context, before the function's
 -- own pinned search_path applies.
+-- (0.2 adds load_path to the result)
+DROP FUNCTION IF EXISTS bench_prepare(integer, bigint, bigint, text);
 CREATE OR REPLACE FUNCTION bench_prepare(tables integer DEFAULT 1, table_size bigint DEFAULT 1000000,
                               seed bigint DEFAULT NULL,
                               target_schema text DEFAULT current_schema())
 RETURNS TABLE (table_name text, rows_loaded bigint, load_seconds double precision,
-               index_seconds double precision)
+               index_seconds double precision, load_path text)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -111,8 +115,8 @@ BEGIN
         EXECUTE format('CREATE UNIQUE INDEX %I ON %I.%I (id)', tbl || '_pkey', target, tbl);
         EXECUTE format('CREATE INDEX %I ON %I.%I (k)', 'k_' || n, target, tbl);
         -- the loader draws table N's rows from stream N of the seed
-        PERFORM @extschema@.microbench_load_table(format('%I.%I', target, tbl)::regclass,
-                                                  table_size, seed);
+        load_path := @extschema@.microbench_load_table(format('%I.%I', target, tbl)::regclass,
+                                                       table_size, seed);
         EXECUTE format('ALTER TABLE %I.%I ADD PRIMARY KEY USING INDEX %I', target, tbl, tbl || '_pkey');
         t1 := clock_timestamp();
         PERFORM setval(pg_get_serial_sequence(format('%I.%I', target, tbl), 'id'), table_size);

@@ -5,9 +5,13 @@
 #
 #   PG_PREFIX=/var/cache/microbench/pg-18.6-3 test/check_pg_version.sh [test/sql/NN_name.sql ...]
 #   test/check_pg_version.sh /path/to/bin/pg_config [test/sql/NN_name.sql ...]
+#   DIRECT_PAGES=no PG_PREFIX=... test/check_pg_version.sh
+#                         the extension built without the direct load's page
+#                         writing, as on a major whose pages are not proven
 #
 # The installation (test/pg_source_build.sh makes one) needs
-# contrib/pg_stat_statements and pgTAP, and pg_prove must be on PATH.  The
+# contrib/pg_stat_statements, pageinspect, amcheck, pg_visibility and
+# pgTAP, and pg_prove must be on PATH.  The
 # build happens in a temporary copy of the repository, so the work tree's
 # objects (built for the default pg_config) are left alone; the extension is
 # installed into that installation, which must therefore keep its modules
@@ -44,7 +48,7 @@ for d in "$sharedir" "$pkglibdir"; do
     *) die "$pg_config puts files in $d, outside $prefix: refusing to install there" ;;
     esac
 done
-for ext in pgtap pg_stat_statements; do
+for ext in pgtap pg_stat_statements pageinspect amcheck pg_visibility; do
     [ -f "$sharedir/extension/$ext.control" ] || die "$ext is not installed in $prefix"
 done
 [ -f "$pkglibdir/pg_stat_statements.so" ] || die "pg_stat_statements.so is not in $pkglibdir"
@@ -72,13 +76,22 @@ tar -C "$repo" --exclude=.git --exclude-vcs-ignores --exclude=__pycache__ -cf - 
 
 export PATH=$bindir:$PATH PG_CONFIG=$pg_config
 export MB_TEST_PORT=${MB_TEST_PORT:-5521}
-echo "$me: $version at $prefix, building in $work" >&2
+echo "$me: $version at $prefix, building in $work${DIRECT_PAGES:+ (DIRECT_PAGES=$DIRECT_PAGES)}" >&2
 # a cached installation keeps what an earlier tree installed: without this,
 # a script since removed from the tree would still be found
 rm -f "$sharedir"/extension/microbench[-.]* "$pkglibdir"/microbench.so
 # only the extension: the top-level install would also put microbench-compare
 # into /usr/local/bin, pointing at this temporary copy
-make -s -C "$work/extension" install >"$work/build.log" 2>&1 \
+make -s -C "$work/extension" ${DIRECT_PAGES:+DIRECT_PAGES=$DIRECT_PAGES} install >"$work/build.log" 2>&1 \
     || { tail -n 40 "$work/build.log" >&2; die "building the extension failed"; }
 grep -i 'warning' "$work/build.log" >&2 || true
+# the majors whose pages the suite proves get the direct path (mb_load.h);
+# the suite checks that this build has it exactly then
+major=$("$pg_config" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+case "${DIRECT_PAGES:-}:$major" in
+no:*) MB_EXPECT_DIRECT_PAGES=off ;;
+*:15 | *:17 | *:18) MB_EXPECT_DIRECT_PAGES=on ;;
+*) MB_EXPECT_DIRECT_PAGES=off ;;
+esac
+export MB_EXPECT_DIRECT_PAGES
 "$work/test/run_pg_tests.sh" "${tests[@]}"

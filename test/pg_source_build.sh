@@ -16,9 +16,10 @@
 # Prints the installation prefix as the last line of stdout; everything else
 # goes to stderr or to log files.  The prefix is a cache directory named
 # after the exact Debian source version, $MB_PG_CACHE/pg-VERSION (default
-# /var/cache/microbench/pg-18.6-3), holding the server, pg_stat_statements
-# and pgTAP.  A complete build there is reused as is, so on a machine that
-# keeps /var/cache a second run costs seconds.  MB_PG_SUITE overrides the
+# /var/cache/microbench/pg-18.6-3), holding the server, pg_stat_statements,
+# pageinspect, amcheck, pg_visibility and pgTAP.  A complete build there is
+# reused as is, so on a machine that keeps /var/cache a second run costs
+# seconds.  MB_PG_SUITE overrides the
 # Debian suite the source comes from.  Needs root (apt-get) unless the build
 # is already cached.
 set -euo pipefail
@@ -27,9 +28,11 @@ major=${1:?usage: pg_source_build.sh MAJOR}
 case "$major" in
 *[!0-9]* | '') echo "pg_source_build: MAJOR must be a number, not '$major'" >&2; exit 2 ;;
 esac
-# trixie ships 17, sid 18: each major comes from the release that carries it
+# trixie ships 17, sid 18, experimental 19 (listed; its files are not
+# always served): each major comes from the release that carries it
 case "$major" in
 17) default_suite=trixie ;;
+19) default_suite=experimental ;;
 *) default_suite=sid ;;
 esac
 suite=${MB_PG_SUITE:-$default_suite}
@@ -118,7 +121,9 @@ use_version() {   # use_version VERSION: the build this run makes or reuses
     version=$1
     upstream=${version%-*}
     prefix=$cache/pg-$version
-    stamp=$prefix/.microbench-build-complete
+    # (-2: the build has pageinspect, amcheck and pg_visibility too; a
+    # cached build without them is made again)
+    stamp=$prefix/.microbench-build-complete-2
 }
 # reuse_cached_build [WHY]: a complete build of $version is used as it is
 reuse_cached_build() {
@@ -137,6 +142,10 @@ reuse_cached_build
 # read later)
 verified_older_dsc() {
     local dir=$1 minor=${upstream##*.} revision=${version##*-} i candidate file
+    # a first release (18.0) or a pre-release (19~rc1) has no older minor
+    case "$minor" in
+    '' | *[!0-9]*) return 1 ;;
+    esac
     for i in 1 2 3 4; do
         [ $((minor - i)) -ge 0 ] || break
         candidate=$major.$((minor - i))-$revision
@@ -228,6 +237,7 @@ if ! download; then
         older=$(verified_older_dsc "$found") || {
             # not a build failure: run_pg_matrix.sh reports it as a skip
             say "no signed $pkg release older than $listed on the mirror"
+            rm -rf "$work"
             exit 3
         }
         mv "$found/${pkg}_$older.dsc" "$cache/.${pkg}_$older.dsc"
@@ -262,7 +272,12 @@ cd "$work/build"
 step configure "$srcdir/configure" --prefix="$prefix" CFLAGS=-O2 --without-icu --without-llvm
 step make make -j"$(nproc)" -s
 step install make -s install
-step pg_stat_statements make -s -C contrib/pg_stat_statements install
+# pg_stat_statements for the statement tests; pageinspect, amcheck and
+# pg_visibility for the tests that prove the direct load's pages identical
+# to Postgres's own (without them those tests would only be skipped)
+for module in pg_stat_statements pageinspect amcheck pg_visibility; do
+    step "$module" make -s -C "contrib/$module" install
+done
 
 # pgTAP is SQL only, and its build patches the script only for Postgres 9.6
 # and older: bookworm's files for 15 serve 17 and 18 unchanged

@@ -37,6 +37,21 @@ case ",$(value "SHOW shared_preload_libraries" | tr -d ' ')," in
 esac
 [ "$(value "SHOW max_worker_processes")" -ge 16 ] \
     || fail "max_worker_processes must be at least 16 (benchmark clients are background workers)"
+# On a cluster of its own (make test, CI's matrix) the suite proves the
+# direct load's pages identical to Postgres's own: the extensions that
+# check them must be there, or those checks would only be skipped.
+if [ "$existing" = 0 ]; then
+    [ "$(value "SELECT count(*) FROM pg_available_extensions WHERE name IN ('pageinspect', 'amcheck', 'pg_visibility')")" = 3 ] \
+        || fail "pageinspect, amcheck and pg_visibility must be installed (contrib): they prove the loaded pages"
+fi
+
+# which load path this build has (microbench.direct_pages), and whether
+# that is the one expected of it (check_pg_version.sh says)
+direct_pages=$(value "LOAD 'microbench'; SHOW microbench.direct_pages")
+echo "pg_suite: $(value "SELECT version()" | cut -d, -f1), direct pages: $direct_pages" >&2
+if [ -n "${MB_EXPECT_DIRECT_PAGES:-}" ] && [ "$direct_pages" != "$MB_EXPECT_DIRECT_PAGES" ]; then
+    fail "this build's direct pages are $direct_pages, expected $MB_EXPECT_DIRECT_PAGES"
+fi
 
 cleanup() {
     if [ "$existing" = 1 ]; then

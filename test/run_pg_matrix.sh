@@ -2,7 +2,7 @@
 # test/run_pg_matrix.sh — the pgTAP suite on PostgreSQL majors other than
 # Debian's 15 (which make test covers), each built from Debian's source.
 #
-#   test/run_pg_matrix.sh [MAJOR...]        default: 17 18
+#   test/run_pg_matrix.sh [MAJOR...]        default: 17 18 19
 #
 # For each major: test/pg_source_build.sh (cached between runs), then
 # test/check_pg_version.sh.  Every major runs even after one fails; the end
@@ -14,7 +14,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 majors=("$@")
-[ ${#majors[@]} -gt 0 ] || majors=(17 18)
+[ ${#majors[@]} -gt 0 ] || majors=(17 18 19)
 
 summary=()
 passed=0 failed=0 skipped=0

@@ -8,12 +8,13 @@
 # crash (pg_ctl stop -m immediate), delete the table's files, start, and
 # compare the rows and the visibility map with what was there.  Replay can
 # only rebuild what the WAL holds: for a large table, WAL a parallel worker
-# wrote while the backend filled the next pages.  The same under wal_level = minimal,
+# wrote (with the heap's pages) while the backend filled the next pages.  The same under wal_level = minimal,
 # where the commit itself logs a small new table (read back through shared
 # buffers from the files the load wrote) or fsyncs a large one.  And a
 # CHECKPOINT that begins while a load runs: the load must then sync the
 # table itself, and say so at DEBUG1 (skipped if the checkpoint missed the
-# load).
+# load).  A build without the direct path (DIRECT_PAGES=no) loads through
+# Postgres's bulk-insert path, and the same checks hold.
 #
 # Run by test/pg_suite.sh on throwaway clusters only (it starts another
 # cluster with PG_CONFIG's binaries on PGPORT + 1000, or
@@ -43,7 +44,9 @@ rows_md5() { q "SELECT md5(string_agg(concat_ws('|', ctid, id, k, c, pad), ',' O
 redo_lsn() { q "SELECT redo_lsn FROM pg_control_checkpoint()"; }
 # all-visible pages of sbtest1 / its pages, as ANALYZE counts them from the map
 visible_pages() { q "ANALYZE sbtest1" >/dev/null; q "SELECT relallvisible || '/' || relpages FROM pg_class WHERE relname = 'sbtest1'"; }
-all_pages() { q "SELECT n || '/' || n FROM (SELECT pg_relation_size('sbtest1') / current_setting('block_size')::int AS n) s"; }
+# pages holding rows, as "n/n" (every page on the direct path; Postgres's
+# bulk insert leaves a few empty ones at the end on 16 and later)
+all_pages() { q "SELECT n || '/' || pg_relation_size('sbtest1') / current_setting('block_size')::int FROM (SELECT count(DISTINCT (ctid::text::point)[0]) AS n FROM sbtest1) s"; }
 frozen_pages() { q "SELECT all_frozen || '/' || (pg_relation_size('sbtest1') / current_setting('block_size')::int) FROM pg_visibility_map_summary('sbtest1')"; }
 
 # crash_and_remove_table: crash, then delete sbtest1's heap, map and
@@ -96,6 +99,9 @@ check_frozen() {
 
 # ---- wal_level = replica: the pages' WAL rebuilds the table --------------------------
 is "$(q "LOAD 'microbench'; SHOW microbench.direct_load")" on "the direct load is the default"
+direct_pages=$(q "LOAD 'microbench'; SHOW microbench.direct_pages")
+safe_path=direct
+[ "$direct_pages" = on ] || safe_path="bulk-insert, frozen"
 # replica_crash LABEL ROWS HELPER: bench_prepare, crash, remove the table's
 # files, restart, compare.  From 100k rows on, a parallel worker logs the
 # pages while the backend fills the next ones (HELPER yes): then the rows can
@@ -106,12 +112,15 @@ replica_crash() {
     redo_before=$(redo_lsn)
     PGOPTIONS="-c client_min_messages=debug1" psql -X -A -t -q -v ON_ERROR_STOP=1 \
         -c "SELECT count(*) FROM bench_prepare(1, $rows, seed => 11)" >/dev/null 2>"$dir/prepare.err"
-    if [ "$helper" = yes ]; then
-        ok "$(grep -q 'a parallel helper logged' "$dir/prepare.err"; echo $?)" \
-            "$label: a parallel worker logged the pages (DEBUG1)"
+    if [ "$direct_pages" = off ]; then
+        echo "ok $((tap_count + 1)) # skip this build has no direct path (DIRECT_PAGES=no): Postgres's bulk insert wrote the pages"
+        tap_count=$((tap_count + 1))
+    elif [ "$helper" = yes ]; then
+        ok "$(grep -q 'a parallel helper wrote' "$dir/prepare.err"; echo $?)" \
+            "$label: a parallel worker logged and wrote the heap's pages (DEBUG1)"
     else
-        ok "$(! grep -q 'a parallel helper logged' "$dir/prepare.err"; echo $?)" \
-            "$label: the backend logged the pages itself (no helper for a small table)"
+        ok "$(! grep -q 'a parallel helper wrote' "$dir/prepare.err"; echo $?)" \
+            "$label: the backend logged and wrote the pages itself (no helper for a small table)"
     fi
     want=$(rows_md5)
     want_ids=$(ids_via_pkey)
@@ -154,8 +163,9 @@ for i in $(seq 1000); do
 done
 q "CHECKPOINT" >/dev/null
 wait "$load_pid"
-is "$?:$(cat "$dir/load.out")" "0:600000" "a load with a CHECKPOINT beside it succeeds"
-if grep -q "a checkpoint began during the load" "$dir/load.err"; then
+is "$?:$(cat "$dir/load.out")" "0:$safe_path" "a load with a CHECKPOINT beside it succeeds"
+# (said at DEBUG1 by the loader on Postgres 15, by Postgres's bulk writer on 17+)
+if grep -q "a checkpoint began during the load\|flushed relation because a checkpoint occurred concurrently" "$dir/load.err"; then
     want=$(rows_md5)
     want_k=$(k_via_table)
     restart immediate
