@@ -19,17 +19,26 @@
  * the end of the window the partial last second is kept when it is at
  * least half a second long, or when the whole window is shorter than that,
  * so that every run has at least one sample.
+ *
+ * With each reading the caller may pass the clients' summed CPU run and
+ * wait times (mb_sched.h), read when a sample is due (mb_samples_due); each
+ * sample then also gets the share of the clients' time spent waiting for a
+ * CPU, or -1 where a reading was missing.
  */
 #ifndef MB_SAMPLES_H
 #define MB_SAMPLES_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "mb_sched.h"
 
 #define MB_SAMPLE_NS	1000000000ULL
 
 typedef struct mb_samples
 {
 	double	   *qps;			/* caller's buffer */
+	double	   *wait_share;		/* caller's buffer, or NULL: no CPU waits */
 	int			capacity;
 	int			count;
 	int			dropped;		/* samples past capacity */
@@ -37,22 +46,36 @@ typedef struct mb_samples
 	uint64_t	due_ns;			/* when the open sample should close */
 	uint64_t	start_ns;		/* start of the open sample */
 	uint64_t	start_queries;	/* queries counted when it opened */
+	bool		start_sched_valid;	/* start_sched was read */
+	mb_sched	start_sched;	/* CPU times when it opened */
 } mb_samples;
 
 /* Buffer size for a window of 'seconds' (0: bounded by events only). */
 extern int	mb_samples_capacity(double seconds);
 
-extern void mb_samples_init(mb_samples *s, double *buffer, int capacity,
-							uint64_t window_start_ns);
+/*
+ * wait_share: a second buffer of the same capacity for the CPU wait shares,
+ * or NULL; sched: the CPU times at the window's start (NULL: unknown).
+ */
+extern void mb_samples_init(mb_samples *s, double *buffer, double *wait_share,
+							int capacity, uint64_t window_start_ns, const mb_sched *sched);
 
 /* The time at which the open sample should be closed. */
 extern uint64_t mb_samples_due_ns(const mb_samples *s);
 
-/* A reading of the summed query counter; closes the sample when due. */
-extern void mb_samples_tick(mb_samples *s, uint64_t now_ns, uint64_t queries);
+/* Whether a reading at now_ns closes the open sample (then read the CPU times). */
+extern bool mb_samples_due(const mb_samples *s, uint64_t now_ns);
+
+/*
+ * A reading of the summed query counter, with the clients' summed CPU
+ * times if the sample is due (NULL: not read, or not comparable with the
+ * last reading); closes the sample when due.
+ */
+extern void mb_samples_tick(mb_samples *s, uint64_t now_ns, uint64_t queries,
+							const mb_sched *sched);
 
 /* The end of the window: keep the last partial second if long enough. */
 extern void mb_samples_finish(mb_samples *s, uint64_t window_end_ns,
-							  uint64_t queries);
+							  uint64_t queries, const mb_sched *sched);
 
 #endif							/* MB_SAMPLES_H */

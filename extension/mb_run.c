@@ -52,6 +52,7 @@
 #include "mb_load.h"
 #include "mb_report.h"
 #include "mb_samples.h"
+#include "mb_sched.h"
 #include "mb_shared.h"
 
 PG_MODULE_MAGIC;
@@ -115,6 +116,7 @@ typedef struct mb_run
 	BackgroundWorkerHandle **handles;
 	int			started;		/* handles registered so far */
 	int64		next_lock_check_us;
+	int		   *sched_pids;		/* each client's pid at the last CPU reading */
 } mb_run;
 
 /*
@@ -149,6 +151,7 @@ typedef struct mb_request
 	double		rate;
 	int64		event_limit;
 	int			reconnect;
+	int			round;			/* 0: not given */
 } mb_request;
 
 /* What the run ignores unless told otherwise: what concurrency causes. */
@@ -372,6 +375,13 @@ parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("reconnect must be zero (never) or positive, not %d", req->reconnect)));
+
+	req->round = PG_ARGISNULL(16) ? 0 : PG_GETARG_INT32(16);
+	if (!PG_ARGISNULL(16) && req->round < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("round must be positive, not %d", req->round),
+				 errhint("Leave round NULL when the run is not part of a comparison's rounds.")));
 }
 
 static void
@@ -480,6 +490,8 @@ abort_workers(dsm_segment *seg, Datum arg)
 		pfree(run->handles[i]);
 	if (run->handles)
 		pfree(run->handles);
+	if (run->sched_pids)
+		pfree(run->sched_pids);
 	pfree(run);
 	active_run = NULL;
 }
@@ -850,6 +862,42 @@ report_progress(mb_run *run, double elapsed, double interval,
 }
 
 /*
+ * The clients' CPU run and wait times, summed, for the per-second samples:
+ * read from each worker's /proc/PID/schedstat.  False when one cannot be
+ * read, or a client has a new process since the last reading (it
+ * reconnected: its counters started again from zero).
+ */
+static bool
+read_clients_sched(mb_run *run, mb_sched *sum)
+{
+	bool		valid = true;
+	int			i;
+
+	if (run->sched_pids == NULL)
+		run->sched_pids = MemoryContextAllocZero(TopMemoryContext,
+												 sizeof(int) * run->shared->clients);
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < run->started; i++)
+	{
+		int			pid = run->shared->slots[i].pid;
+		char		path[64];
+		mb_sched	one;
+
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+		/* (no pid at the first reading: it only sets the baseline) */
+		valid &= pid > 0 && (run->sched_pids[i] == 0 || pid == run->sched_pids[i]) &&
+			mb_sched_read(path, &one);
+		run->sched_pids[i] = pid;
+		if (valid)
+		{
+			sum->run_ns += one.run_ns;
+			sum->wait_ns += one.wait_ns;
+		}
+	}
+	return valid;
+}
+
+/*
  * Sleep through a phase of 'seconds' (0: until the event limit is reached),
  * reporting progress if asked.  The measured window (window_start given)
  * also ends when every one of the run's events has begun, and keeps the
@@ -878,8 +926,12 @@ run_phase(mb_run *run, double seconds, double report_interval,
 
 		if (samples)
 		{
+			mb_sched	sched;
+			bool		due = mb_samples_due(samples, (uint64) now * 1000);
+
 			mb_samples_tick(samples, (uint64) now * 1000,
-							sum_counter(run, offsetof(mb_worker_slot, queries)));
+							sum_counter(run, offsetof(mb_worker_slot, queries)),
+							due && read_clients_sched(run, &sched) ? &sched : NULL);
 			/* wake at the next second boundary, so samples are a second long */
 			until = Min(until, (int64) (mb_samples_due_ns(samples) / 1000));
 		}
@@ -908,7 +960,9 @@ set_phase(mb_run *run, mb_phase phase)
 /* What the comparison of this run with others needs (17_verdicts.sql). */
 typedef struct mb_verdict_data
 {
-	mb_samples	samples;		/* QPS of each second of the window */
+	mb_samples	samples;		/* QPS (and CPU wait) of each second of the window */
+	mb_sched	sched;			/* the clients' CPU times over the window */
+	bool		sched_known;
 	double		canary_before_us;	/* host-speed canary, <= 0: failed */
 	double		canary_after_us;
 	char	   *data_state;		/* fingerprint of the tables, jsonb text */
@@ -1048,19 +1102,42 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	FLOAT8_COL("canary_before_us", v->canary_before_us, v->canary_before_us <= 0);
 	FLOAT8_COL("canary_after_us", v->canary_after_us, v->canary_after_us <= 0);
 	TEXT_COL("data_state", v->data_state);
+	COL("round", INT4OID, Int32GetDatum(req->round), req->round == 0);
+	FLOAT8_COL("cpu_run_seconds", v->sched.run_ns / 1e9, !v->sched_known);
+	FLOAT8_COL("cpu_wait_seconds", v->sched.wait_ns / 1e9, !v->sched_known);
+	{
+		Datum	   *shares = palloc(sizeof(Datum) * v->samples.count);
+		bool	   *unknown = palloc(sizeof(bool) * v->samples.count);
+		int			dims[1] = {v->samples.count};
+		int			lbs[1] = {1};
+
+		for (i = 0; i < v->samples.count; i++)
+		{
+			unknown[i] = v->samples.wait_share[i] < 0;
+			shares[i] = Float8GetDatum(unknown[i] ? 0 : v->samples.wait_share[i]);
+		}
+		COL("cpu_wait_per_second", FLOAT8ARRAYOID,
+			PointerGetDatum(construct_md_array(shares, unknown, 1, dims, lbs, FLOAT8OID,
+											   sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
+			false);
+	}
 #undef COL
 #undef TEXT_COL
 #undef INT8_COL
 #undef FLOAT8_COL
 
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "INSERT INTO microbench.runs (dbms, version, version_string, compiler, driver");
+	appendStringInfoString(&sql, "INSERT INTO microbench.runs (dbms, version, version_string, compiler, driver, instance");
 	for (i = 0; i < n; i++)
 		appendStringInfo(&sql, ", %s", columns[i]);
 	appendStringInfoString(&sql, ") VALUES ('postgres', pg_catalog.current_setting('server_version'),"
 						   " pg_catalog.version(),"
 						   " pg_catalog.substring(pg_catalog.version(), 'compiled by ([^,]+)'),"
-						   " 'extension'");
+						   " 'extension',"
+	/* the server start, named as the pgsql driver names it (mbm_pgsql.c) */
+						   " pg_catalog.format('port %s, started %s', pg_catalog.current_setting('port'),"
+						   " pg_catalog.to_char(pg_catalog.pg_postmaster_start_time() AT TIME ZONE 'UTC',"
+						   " 'YYYY-MM-DD HH24:MI:SS.US'))");
 	for (i = 0; i < n; i++)
 		appendStringInfo(&sql, ", $%d%s", i + 1,
 						 strcmp(columns[i], "errors_by_code") == 0 ||
@@ -1077,6 +1154,28 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	/* copied into the caller's context, so it outlives SPI_finish */
 	return PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0],
 										   SPI_tuptable->tupdesc));
+}
+
+/*
+ * The clients' CPU run and wait times over the window, from their own
+ * readings (which follow a client across reconnects); unknown when one
+ * client could not read its own.
+ */
+static void
+sum_sched(mb_run *run, mb_verdict_data *v)
+{
+	int			i;
+
+	memset(&v->sched, 0, sizeof(v->sched));
+	v->sched_known = run->started > 0;
+	for (i = 0; i < run->started; i++)
+	{
+		const mb_worker_slot *slot = &run->shared->slots[i];
+
+		v->sched_known &= !slot->sched_unknown;
+		v->sched.run_ns += slot->sched.run_ns;
+		v->sched.wait_ns += slot->sched.wait_ns;
+	}
 }
 
 /*
@@ -1250,9 +1349,12 @@ bench_run(PG_FUNCTION_ARGS)
 	}
 	{
 		int			capacity = mb_samples_capacity(req.seconds);
+		mb_sched	sched;
 
-		mb_samples_init(&verdict.samples, palloc(sizeof(double) * capacity), capacity,
-						(uint64) mb_now_us() * 1000);
+		mb_samples_init(&verdict.samples, palloc(sizeof(double) * capacity),
+						palloc(sizeof(double) * capacity), capacity,
+						(uint64) mb_now_us() * 1000,
+						read_clients_sched(run, &sched) ? &sched : NULL);
 	}
 	set_phase(run, MB_PHASE_MEASURE);
 	window_start_us = verdict.samples.start_ns / 1000;
@@ -1278,7 +1380,13 @@ bench_run(PG_FUNCTION_ARGS)
 	ended_at = started_at + (window_end_us - window_start_us);
 
 	collect_totals(run, totals);
-	mb_samples_finish(&verdict.samples, (uint64) window_end_us * 1000, totals->queries);
+	{
+		mb_sched	sched;
+
+		mb_samples_finish(&verdict.samples, (uint64) window_end_us * 1000, totals->queries,
+						  read_clients_sched(run, &sched) ? &sched : NULL);
+	}
+	sum_sched(run, &verdict);
 	sum_costs(run, totals);
 	totals->rows_scanned = 0;
 	for (i = 0; scan_rows != NULL && i < run->started; i++)

@@ -26,6 +26,7 @@
 #include "mb_cost.h"
 #include "mb_hist.h"
 #include "mb_pacer.h"
+#include "mb_sched.h"
 #include "storage/latch.h"
 
 /* The run's phase, written by the coordinator only. */
@@ -114,6 +115,9 @@ typedef struct mb_worker_slot
 	int64		last_event_end_us;	/* end of its last measured event */
 	mb_hist		latency;			/* successful measured events only */
 	mb_worker_costs costs;
+	/* CPU run and wait times of its measured events, all sessions added */
+	mb_sched	sched;
+	bool		sched_unknown;	/* a session could not read them */
 	mb_error_report error;		/* for the coordinator to re-raise */
 
 	/*

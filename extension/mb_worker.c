@@ -55,6 +55,7 @@
 #include "utils/syscache.h"
 
 #include "mb_loop.h"
+#include "mb_sched.h"
 #include "mb_shared.h"
 
 /* Longest statement text: random-points with a large R has R placeholders. */
@@ -100,9 +101,15 @@ typedef enum mb_loop_end
 	MB_LOOP_RECONNECT			/* time for a new session */
 } mb_loop_end;
 
-/* The counters that, subtracted, give what a window of events cost. */
+/*
+ * The counters that, subtracted, give what a window of events cost.  The
+ * CPU run and wait times are taken whether costs are collected or not:
+ * comparisons need them to see a run that had to share its CPU.
+ */
 typedef struct mb_cost_snapshot
 {
+	bool		sched_valid;
+	mb_sched	sched;
 	mb_rusage	rusage;
 	WalUsage	wal;
 	BufferUsage buffers;
@@ -449,6 +456,9 @@ wait_for_start(mb_worker_ctx *ctx)
 static void
 take_costs(mb_worker_ctx *ctx, mb_cost_snapshot *snap, bool at_start)
 {
+	snap->sched_valid = mb_sched_self(&snap->sched);
+	if (!ctx->shared->collect_costs)
+		return;
 	if (!at_start)
 		mb_hw_read(&ctx->hw, &snap->hw);
 	mb_rusage_take(&snap->rusage, false);
@@ -470,6 +480,13 @@ record_costs(mb_worker_ctx *ctx, const mb_cost_snapshot *start,
 	bool		counted = false;
 	char		note[sizeof(c->hw_note)];
 
+	/* a session that could not read its CPU times makes the total unknown */
+	if (start->sched_valid && end->sched_valid)
+		mb_sched_add_delta(&ctx->slot->sched, &end->sched, &start->sched);
+	else
+		ctx->slot->sched_unknown = true;
+	if (!ctx->shared->collect_costs)
+		return;
 	mb_rusage_delta(&ru, &end->rusage, &start->rusage);
 	c->rusage.user_us += ru.user_us;
 	c->rusage.system_us += ru.system_us;
@@ -655,8 +672,7 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 		if (phase == MB_PHASE_MEASURE && !measuring)
 		{
 			measuring = true;
-			if (shared->collect_costs)
-				take_costs(ctx, cost_start, true);
+			take_costs(ctx, cost_start, true);
 		}
 		if (phase == MB_PHASE_MEASURE && shared->event_limit > 0 &&
 			!mb_loop_claim_granted(shared->event_limit,
@@ -678,7 +694,7 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 			break;
 		}
 	}
-	if (measuring && shared->collect_costs)
+	if (measuring)
 	{
 		take_costs(ctx, &cost_end, false);
 		record_costs(ctx, cost_start, &cost_end);
@@ -858,8 +874,7 @@ mb_worker_main(Datum main_arg)
 	if (reconnected && pg_atomic_read_u32(&ctx.shared->phase) == MB_PHASE_MEASURE)
 	{
 		measuring = true;
-		if (ctx.shared->collect_costs)
-			take_costs(&ctx, &cost_start, true);
+		take_costs(&ctx, &cost_start, true);
 	}
 
 	PG_TRY();

@@ -32,6 +32,7 @@
 #include "mb_hist.h"
 #include "mb_host.h"
 #include "mb_rand.h"
+#include "mb_sched.h"
 #include "mb_values.h"
 #include "mbm_driver.h"
 
@@ -86,6 +87,8 @@ typedef struct mbm_options
 	/* recording */
 	const char *label;
 	const char *phase;
+	int			round;			/* the comparison's round, 0: not given */
+	const char *instance;		/* the server start, as a runner names it; NULL: ask the server */
 	const char *results_db;		/* libpq conninfo */
 	const char *results_file;	/* JSON-lines fallback */
 	bool		no_record;		/* suite warm-up: measure, keep nothing */
@@ -242,6 +245,9 @@ typedef struct mbm_result
 	double		canary_before_us;	/* mb_canary_run_us(); < 0: not taken */
 	double		canary_after_us;
 	char	   *data_state;		/* JSON object, or NULL: nothing could be read */
+	bool		sched_known;	/* the client threads' CPU run and wait times were read */
+	mb_sched	sched;			/* ... summed over the window */
+	const double *cpu_wait_per_second;	/* per sample, -1: unknown; NULL: none */
 } mbm_result;
 
 /*

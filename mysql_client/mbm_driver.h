@@ -42,6 +42,7 @@ typedef struct mbm_server_facts
 	char		version[64];	/* "10.11.6", "15.14" */
 	char		version_string[256];	/* the server's full version text */
 	char		compiler[128];	/* what built the server, "" if it does not say */
+	char		instance[128];	/* which start of the server: "port N, started T" */
 } mbm_server_facts;
 
 /* A row of text values (NULL for SQL NULL) handed to a query_rows callback. */

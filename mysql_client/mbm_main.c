@@ -96,6 +96,10 @@ usage(FILE *out)
 			"Recording:\n"
 			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
 			"  --phase=pre|post     before or after the write benchmarks [post]\n"
+			"  --round=N            the round of a comparison this run belongs to (each\n"
+			"                       build runs each workload once a round, side by side)\n"
+			"  --instance=NAME      which start of the server ran it [asked of the server:\n"
+			"                       its port and start time]\n"
 			"  --results-db=CONNINFO  Postgres results database (libpq string or URI);\n"
 			"                       no password in it: use PGPASSWORD or ~/.pgpass;\n"
 			"                       load without it: libpq's PGHOST, PGDATABASE, ...\n"
@@ -272,7 +276,7 @@ enum
 	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
 	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
-	OPT_DB_DRIVER, OPT_PG_HOST, OPT_PG_PORT, OPT_PG_USER, OPT_PG_DB
+	OPT_DB_DRIVER, OPT_PG_HOST, OPT_PG_PORT, OPT_PG_USER, OPT_PG_DB, OPT_ROUND, OPT_INSTANCE
 };
 
 static const struct option long_options[] = {
@@ -294,6 +298,8 @@ static const struct option long_options[] = {
 	{"mysql-engine", required_argument, NULL, OPT_ENGINE},
 	{"label", required_argument, NULL, OPT_LABEL},
 	{"phase", required_argument, NULL, OPT_PHASE},
+	{"round", required_argument, NULL, OPT_ROUND},
+	{"instance", required_argument, NULL, OPT_INSTANCE},
 	{"results-db", required_argument, NULL, OPT_RESULTS_DB},
 	{"results-file", required_argument, NULL, OPT_RESULTS_FILE},
 	{"help", no_argument, NULL, OPT_HELP},
@@ -440,6 +446,14 @@ parse_options(int argc, char **argv, mbm_options *o)
 				if (strcmp(optarg, "pre") != 0 && strcmp(optarg, "post") != 0)
 					bad_input("--phase must be pre or post, not \"%s\"", optarg);
 				o->phase = optarg;
+				break;
+			case OPT_ROUND:
+				o->round = (int) parse_int("round", optarg, 1, 2147483647);
+				break;
+			case OPT_INSTANCE:
+				if (optarg[0] == '\0' || strlen(optarg) >= 128)
+					bad_input("--instance must be a name of 1 to 127 characters, not \"%s\"", optarg);
+				o->instance = optarg;
 				break;
 			case OPT_RESULTS_DB:
 				o->results_db = optarg;

@@ -560,7 +560,13 @@ my_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
 
 	memset(f, 0, sizeof(*f));
 	if (query_value(conn, "SELECT VERSION()", version, sizeof(version), err, errlen) != 0 ||
-		query_value(conn, "SELECT @@version_comment", comment, sizeof(comment), err, errlen) != 0)
+		query_value(conn, "SELECT @@version_comment", comment, sizeof(comment), err, errlen) != 0 ||
+		/* the start, to the second (the uptime's unit): a runner names starts closer */
+		query_value(conn,
+					"SELECT CONCAT('port ', @@port, ', started ', DATE_FORMAT(UTC_TIMESTAMP()"
+					" - INTERVAL VARIABLE_VALUE SECOND, '%Y-%m-%d %H:%i:%s'))"
+					" FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'",
+					f->instance, sizeof(f->instance), err, errlen) != 0)
 		return -1;
 	/* MariaDB says so in its version ("10.11.6-MariaDB-0+deb12u1") */
 	snprintf(f->dbms, sizeof(f->dbms), "%s",

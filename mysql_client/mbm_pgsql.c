@@ -637,15 +637,18 @@ mbm_pgsql_copy_in(mbm_conn *conn, const char *sql, mbm_load_read_fn read, void *
 static int
 pg_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
 {
+	/* the instance as the extension names it: the start time tells starts apart */
 	static const char sql[] =
 		"SELECT current_setting('server_version'), version(),"
-		" substring(version(), 'compiled by ([^,]+)')";
+		" substring(version(), 'compiled by ([^,]+)'),"
+		" format('port %s, started %s', current_setting('port'),"
+		"        to_char(pg_postmaster_start_time() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US'))";
 	PGresult   *res = run_text(conn, sql, sql, err, errlen);
 
 	memset(f, 0, sizeof(*f));
 	if (res == NULL)
 		return -1;
-	if (PQntuples(res) != 1 || PQnfields(res) != 3)
+	if (PQntuples(res) != 1 || PQnfields(res) != 4)
 	{
 		set_own_error(conn, err, errlen, sql, "unexpected result");
 		PQclear(res);
@@ -656,6 +659,7 @@ pg_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
 	snprintf(f->version_string, sizeof(f->version_string), "%s", PQgetvalue(res, 0, 1));
 	/* NULL, an empty value, when version() does not say */
 	snprintf(f->compiler, sizeof(f->compiler), "%s", PQgetvalue(res, 0, 2));
+	snprintf(f->instance, sizeof(f->instance), "%s", PQgetvalue(res, 0, 3));
 	PQclear(res);
 	return 0;
 }

@@ -138,32 +138,58 @@ add_costs(row *rw, const mbm_result *r)
 }
 
 /*
- * What a verdict needs beyond the QPS (results_schema/17_verdicts.sql): the
- * QPS of each second of the window, the host-speed canary before and after
- * it, and the fingerprint of the data the run read.
+ * n numbers as "1.5,2.5", a JSON array's and a float8[] literal's inside
+ * (null, which both read as NULL, for a value below 0 when unknown_below_0);
+ * NULL when there are none or memory ran out.
  */
-static void
-add_verdicts(row *rw, const mbm_result *r)
+static char *
+number_list(const double *v, int n, bool unknown_below_0)
 {
 	char	   *list = NULL;
 	size_t		len = 0;
-	FILE	   *f = r->n_samples > 0 ? open_memstream(&list, &len) : NULL;
+	FILE	   *f = n > 0 && v != NULL ? open_memstream(&list, &len) : NULL;
 	int			i;
 
-	for (i = 0; f && i < r->n_samples; i++)
-		/* no NaN or infinity: a sample has a positive length */
-		fprintf(f, "%s%.17g", i ? "," : "", isfinite(r->qps_per_second[i]) ?
-				r->qps_per_second[i] : 0.0);
+	for (i = 0; f && i < n; i++)
+	{
+		if (unknown_below_0 && v[i] < 0)
+			fprintf(f, "%snull", i ? "," : "");
+		else
+			/* no NaN or infinity: a sample has a positive length */
+			fprintf(f, "%s%.17g", i ? "," : "", isfinite(v[i]) ? v[i] : 0.0);
+	}
 	if (f && fclose(f) != 0)
 	{
 		free(list);
 		list = NULL;
 	}
+	return list;
+}
+
+/*
+ * What a verdict needs beyond the QPS (results_schema/17_verdicts.sql): the
+ * QPS of each second of the window, the host-speed canary before and after
+ * it, the fingerprint of the data the run read, the round and instance it
+ * belongs to, and the client threads' CPU run and wait times.
+ */
+static void
+add_verdicts(row *rw, const mbm_options *o, const mbm_result *r)
+{
+	char	   *list = number_list(r->qps_per_second, r->n_samples, false);
+
 	add_kind(rw, "qps_per_second", list, COL_FLOAT_ARRAY);
 	free(list);
 	add_number(rw, "canary_before_us", r->canary_before_us, !(r->canary_before_us > 0));
 	add_number(rw, "canary_after_us", r->canary_after_us, !(r->canary_after_us > 0));
 	add_kind(rw, "data_state", r->data_state, COL_JSON);
+	add_int(rw, "round", o->round, o->round == 0);
+	add(rw, "instance", o->instance ? o->instance : r->server.instance[0] ? r->server.instance : NULL,
+		false);
+	add_number(rw, "cpu_run_seconds", r->sched.run_ns / 1e9, !r->sched_known);
+	add_number(rw, "cpu_wait_seconds", r->sched.wait_ns / 1e9, !r->sched_known);
+	list = number_list(r->cpu_wait_per_second, r->n_samples, true);
+	add_kind(rw, "cpu_wait_per_second", list, COL_FLOAT_ARRAY);
+	free(list);
 }
 
 /*
@@ -254,7 +280,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add(rw, "driver", o->driver->name, false);
 	add_run_options(rw, o, r);
 	add_costs(rw, r);
-	add_verdicts(rw, r);
+	add_verdicts(rw, o, r);
 }
 
 static void

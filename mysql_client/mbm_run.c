@@ -109,6 +109,11 @@ typedef struct mbm_client
 	bool		measured;
 	mb_rusage	cpu_start;
 	mb_rusage	cpu_end;
+	/* ... and its CPU run and wait times (the kernel's schedstat) */
+	atomic_int	tid;			/* for the main thread's per-second readings */
+	bool		sched_ok;
+	mb_sched	sched_start;
+	mb_sched	sched_end;
 	char		error[512];
 } mbm_client;
 
@@ -409,6 +414,7 @@ client_main(void *arg)
 	int			s;
 
 	d->thread_init();
+	atomic_store(&c->tid, (int) gettid());
 	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
 				(uint64_t) c->index);
 	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
@@ -478,6 +484,7 @@ client_main(void *arg)
 		{
 			c->measured = true;
 			mb_rusage_take(&c->cpu_start, true);
+			c->sched_ok = mb_sched_self(&c->sched_start);
 		}
 		start = mb_loop_event_start(o->rate > 0 ? scheduled : 0, reconnect_started,
 									mbm_now_ns());
@@ -530,7 +537,10 @@ client_main(void *arg)
 		}
 	}
 	if (c->measured)
+	{
 		mb_rusage_take(&c->cpu_end, true);
+		c->sched_ok &= mb_sched_self(&c->sched_end);
+	}
 	atomic_store(&c->state, CLIENT_STOPPED);
 	while (atomic_load(c->phase) < PHASE_CLOSE)
 		sleep_ns(1000000);
@@ -597,6 +607,52 @@ sum_queries(mbm_client *clients, int n)
 }
 
 /*
+ * The client threads' CPU run and wait times over their measured events,
+ * summed; false when a thread could not read its own.
+ */
+static bool
+sum_client_sched(mbm_client *clients, int n, mb_sched *sum)
+{
+	bool		known = n > 0;
+	int			i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++)
+	{
+		known &= clients[i].measured && clients[i].sched_ok;
+		if (clients[i].measured && clients[i].sched_ok)
+			mb_sched_add_delta(sum, &clients[i].sched_end, &clients[i].sched_start);
+	}
+	return known;
+}
+
+/*
+ * The client threads' CPU times now, summed, for the per-second samples
+ * (read by the main thread from each thread's schedstat); false when one
+ * cannot be read.
+ */
+static bool
+read_clients_sched(mbm_client *clients, int n, mb_sched *sum)
+{
+	int			i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++)
+	{
+		char		path[64];
+		mb_sched	one;
+		int			tid = atomic_load(&clients[i].tid);
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+		if (tid <= 0 || !mb_sched_read(path, &one))
+			return false;
+		sum->run_ns += one.run_ns;
+		sum->wait_ns += one.wait_ns;
+	}
+	return true;
+}
+
+/*
  * Wait out a phase, printing progress lines when asked; 0, -1 if a client
  * failed, 1 if a stop signal came.  seconds 0: no time limit.  With an event
  * limit (limit > 0, the measured window) the phase also ends once every
@@ -627,7 +683,13 @@ run_phase(mbm_client *clients, int n, double seconds, double interval,
 		uint64_t	slice = limit > 0 ? 1000000 : 10000000;
 
 		if (samples)
-			mb_samples_tick(samples, now, sum_queries(clients, n));
+		{
+			mb_sched	sched;
+			bool		due = mb_samples_due(samples, now);
+
+			mb_samples_tick(samples, now, sum_queries(clients, n),
+							due && read_clients_sched(clients, n, &sched) ? &sched : NULL);
+		}
 		if (failed_client(clients, n) >= 0)
 		{
 			rc = -1;
@@ -831,7 +893,11 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	bool		window_costs = false;	/* both ends of the window were taken */
 	int			sample_capacity = mb_samples_capacity(o->time_s);
 	double	   *sample_buffer = calloc((size_t) sample_capacity, sizeof(double));
+	double	   *wait_buffer = calloc((size_t) sample_capacity, sizeof(double));
 	mb_samples	samples;
+	mb_sched	sched_now;
+	bool		sched_end_read = false;	/* sched_end: read at the window's end */
+	mb_sched	sched_end;
 	int			rc;
 
 	if (in_file_only)
@@ -843,9 +909,9 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->rows_scanned = -1;
 	r->canary_before_us = -1;
 	r->canary_after_us = -1;
-	if (sample_buffer == NULL)
+	if (sample_buffer == NULL || wait_buffer == NULL)
 		sample_capacity = 0;	/* no per-second QPS, the run goes on */
-	mb_samples_init(&samples, sample_buffer, sample_capacity, 0);
+	mb_samples_init(&samples, sample_buffer, wait_buffer, sample_capacity, 0, NULL);
 
 	conn = mbm_connect(o, err, sizeof(err));
 	if (conn == NULL)
@@ -975,7 +1041,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		mbm_cost_take(&probe, &cost_start, true);
 		window_start = mbm_now_ns();
 		r->started_at = wall_clock_s();
-		mb_samples_init(&samples, sample_buffer, sample_capacity, window_start);
+		mb_samples_init(&samples, sample_buffer, wait_buffer, sample_capacity, window_start,
+						read_clients_sched(clients, n, &sched_now) ? &sched_now : NULL);
 		set_phase(phase, PHASE_MEASURE);
 		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit,
 					   &samples);
@@ -992,6 +1059,8 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	{
 		mbm_cost_take(&probe, &cost_end, false);
 		window_costs = true;
+		/* the threads are idle but alive: the last second's CPU times */
+		sched_end_read = read_clients_sched(clients, started, &sched_end);
 		/* after the snapshot, so that the host's CPU does not count it */
 		r->canary_after_us = mb_canary_run_us();
 	}
@@ -1039,9 +1108,11 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 	r->ended_at = r->started_at + r->elapsed_s;
 	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
 	/* the same end and queries as the run's QPS */
-	mb_samples_finish(&samples, window_end, r->queries);
+	mb_samples_finish(&samples, window_end, r->queries, sched_end_read ? &sched_end : NULL);
 	r->qps_per_second = samples.qps;
+	r->cpu_wait_per_second = samples.wait_share;
 	r->n_samples = samples.count;
+	r->sched_known = sum_client_sched(clients, n, &r->sched);
 	for (i = 0; i < n; i++)
 	{
 		int			e;
@@ -1093,5 +1164,6 @@ done:
 	free(r->data_state);
 	free(r);
 	free(sample_buffer);
+	free(wait_buffer);
 	return rc;
 }

@@ -9,7 +9,15 @@
 --     right after the window (common/mb_canary.c);
 --   - a fingerprint of the data it read: sizes, dead rows, visibility
 --     (Postgres) or data/index length and undo history (InnoDB), taken
---     before the run.
+--     before the run;
+--   - where it stood in the experiment: its round (the pass in which each
+--     build ran each workload once, next to each other) and its instance
+--     (the server start that ran it), the levels a comparison pairs and
+--     pools by;
+--   - how long the processes that ran its statements waited for a CPU
+--     while they could have run (the kernel's schedstat), over the window
+--     and per second: a neighbour that takes the CPU shows there, where the
+--     canary, a task shorter than a time slice, does not (common/mb_sched.h).
 -- microbench.compare() (30_reports.sql) turns these into intervals,
 -- p-values and warnings.  ADD COLUMN IF NOT EXISTS also upgrades a results
 -- database created before these columns existed.
@@ -18,7 +26,12 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS qps_per_second   double precision[],
     ADD COLUMN IF NOT EXISTS canary_before_us double precision,
     ADD COLUMN IF NOT EXISTS canary_after_us  double precision,
-    ADD COLUMN IF NOT EXISTS data_state       jsonb;
+    ADD COLUMN IF NOT EXISTS data_state       jsonb,
+    ADD COLUMN IF NOT EXISTS round            integer,
+    ADD COLUMN IF NOT EXISTS instance         text,
+    ADD COLUMN IF NOT EXISTS cpu_run_seconds  double precision,
+    ADD COLUMN IF NOT EXISTS cpu_wait_seconds double precision,
+    ADD COLUMN IF NOT EXISTS cpu_wait_per_second double precision[];
 
 COMMENT ON COLUMN microbench.runs.qps_per_second IS
     'QPS of each second of the measured window, in order; the last partial second is kept when at least 0.5 s long (a window shorter than that has one sample covering all of it)';
@@ -28,3 +41,13 @@ COMMENT ON COLUMN microbench.runs.canary_after_us IS
     'microseconds the host-speed canary took right after the measured window';
 COMMENT ON COLUMN microbench.runs.data_state IS
     'fingerprint of the tables the run read, taken before it: Postgres {table_bytes, index_bytes, live_rows, dead_rows, all_visible}; MySQL/MariaDB {data_bytes, index_bytes, rows, history_length}';
+COMMENT ON COLUMN microbench.runs.round IS
+    'the round of a comparison the run belongs to (each build runs each workload once per round, next to each other); NULL when not given, and then runs are paired by their order';
+COMMENT ON COLUMN microbench.runs.instance IS
+    'the server start that ran it (Postgres: port, postmaster pid and start time; MySQL/MariaDB: as the client or runner names it): runs of one instance share its memory layout and caches';
+COMMENT ON COLUMN microbench.runs.cpu_run_seconds IS
+    'CPU time of the processes that ran the statements over the window, as the kernel counts it (in-server: the benchmark workers; over the wire: the client''s threads)';
+COMMENT ON COLUMN microbench.runs.cpu_wait_seconds IS
+    'time those processes were runnable but waiting for a CPU over the window (schedstat run delay): high when something else took their CPU';
+COMMENT ON COLUMN microbench.runs.cpu_wait_per_second IS
+    'per second of the window: the share of those processes'' time spent waiting for a CPU, wait / (run + wait); NULL where it could not be read';

@@ -190,3 +190,76 @@ AS $$
                          * s.k * (0.319381530 + s.k * (-0.356563782 + s.k * (1.781477937
                                   + s.k * (-1.821255978 + s.k * 1.330274429)))) AS upper_tail) u
 $$;
+
+-- The digamma and trigamma functions, for the moderated variances of
+-- 30_compare.sql (Smyth's empirical Bayes fit needs the mean and variance of
+-- log s^2, which are digamma and trigamma of half the degrees of freedom):
+-- the recurrence up to x >= 6, then their asymptotic series (error < 1e-10).
+CREATE OR REPLACE FUNCTION microbench.digamma(x double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    acc double precision := 0;
+    f   double precision;
+BEGIN
+    IF x <= 0 THEN
+        RAISE EXCEPTION 'digamma is defined here for x > 0 only, not %', x
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    WHILE x < 6 LOOP
+        acc := acc - 1 / x;
+        x := x + 1;
+    END LOOP;
+    f := 1 / (x * x);
+    RETURN acc + ln(x) - 0.5 / x
+           - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+END
+$$;
+
+CREATE OR REPLACE FUNCTION microbench.trigamma(x double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    acc double precision := 0;
+    f   double precision;
+BEGIN
+    IF x <= 0 THEN
+        RAISE EXCEPTION 'trigamma is defined here for x > 0 only, not %', x
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    WHILE x < 6 LOOP
+        acc := acc + 1 / (x * x);
+        x := x + 1;
+    END LOOP;
+    f := 1 / (x * x);
+    RETURN acc + 1 / x + f / 2
+           + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * 5.0 / 66))));
+END
+$$;
+
+-- x such that trigamma(x) = y, for y > 0: trigamma falls monotonically from
+-- infinity to 0, so bisection on log x finds it (to 1e-12 relative).
+CREATE OR REPLACE FUNCTION microbench.trigamma_inverse(y double precision)
+RETURNS double precision LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lo  double precision := ln(1e-8);
+    hi  double precision := ln(1e8);
+    mid double precision;
+    i   integer;
+BEGIN
+    IF y <= 0 THEN
+        RAISE EXCEPTION 'trigamma_inverse needs y > 0, not %', y
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR i IN 1 .. 100 LOOP
+        mid := (lo + hi) / 2;
+        IF microbench.trigamma(exp(mid)) > y THEN lo := mid; ELSE hi := mid; END IF;
+        EXIT WHEN hi - lo < 1e-12;
+    END LOOP;
+    RETURN exp((lo + hi) / 2);
+END
+$$;

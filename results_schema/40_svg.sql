@@ -1,7 +1,7 @@
 -- 40_svg.sql — the relative-QPS report as an SVG bar chart.
 --
 -- microbench.report_svg() draws the grid of microbench.report_grid()
--- (30_reports.sql) as a standalone SVG document that a browser shows as is:
+-- (31_reports.sql) as a standalone SVG document that a browser shows as is:
 -- one row per microbenchmark in report order under its group heading (a
 -- band of its own that no bar or line crosses), one horizontal bar per
 -- column (DBMS, or label in a relative series) that diverges from a
@@ -10,8 +10,9 @@
 -- it.  A cell with a confidence interval gets a whisker from ci_low to
 -- ci_high over its bar, with an arrow where the interval runs past the axis
 -- end.  Missing cells get a grey "no data" dash, never a bar (a row with no
--- data at all gets one dash); cells that are not a significant difference
--- are drawn as a lighter hatched bar.  The legend says what the columns and
+-- data at all gets one dash); cells that are not a difference (the same
+-- within the threshold, "=", or not decided, "?": compare()'s verdicts)
+-- are drawn as a lighter hatched bar, the mark beside the ratio.  The legend says what the columns and
 -- pg/my/ma are, the caption what whiskers and hatching mean.
 -- bench_report(..., 'svg') calls it.
 --
@@ -403,7 +404,7 @@ BEGIN
     lx := margin + 24 + length(item) * 12 * char_w + 24;
     header := header || format('<rect class="swatch-noise" x="%s" y="%s" width="16" height="12" fill="url(#hatch-legend)" stroke="#777777" stroke-width="1" shape-rendering="crispEdges"/>',
                                lx + 0.5, y - 9.5)
-                     || format('<text class="caption" x="%s" y="%s" font-size="12" fill="%s">hatched (~): not a significant difference</text>',
+                     || format('<text class="caption" x="%s" y="%s" font-size="12" fill="%s">hatched: not a difference (=: the same, ?: not decided)</text>',
                                lx + 22, y, text_colour);
 
     -- hatch patterns: one for the legend, one per column
@@ -550,14 +551,15 @@ BEGIN
     y := y + 16;
     texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
                              margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
-                                 'cells: %s; whiskers: the %s%% confidence interval of the ratio; log scale',
-                                 CASE WHEN repeats THEN 'ratio of the geometric means of each label''s runs' ELSE 'ratio of one run per label' END,
+                                 'cells: %s; whiskers: the %s%% interval of the ratio, adjusted for the cells of the comparison; log scale',
+                                 CASE WHEN repeats THEN 'ratio from the runs paired round by round' ELSE 'ratio of one run per label' END,
                                  pct), chart_w - 2 * margin, 11)));
     y := y + 15;
     texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
                              margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
-                                 '~ (hatched): not a significant difference: the interval includes 1 (adjusted for the number of cells), a change under %s%%, or too few runs',
-                                 round((threshold * 100)::numeric, 1)::float8), chart_w - 2 * margin, 11)));
+                                 'solid: a difference (the interval excludes 1, a change of %s%% or more); hatched "=": the same within ±%s%%; hatched "?": not decided by these runs',
+                                 round((threshold * 100)::numeric, 1)::float8, round((threshold * 100)::numeric, 1)::float8),
+                                 chart_w - 2 * margin, 11)));
     y := y + margin;
 
     RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
@@ -581,4 +583,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION microbench.report_svg(text, text[], text, text, boolean, double precision, double precision, text, text, text) IS
-    'relative report as a standalone SVG bar chart: ratio other/base per microbenchmark and column on a log axis, diverging from 1.0, with confidence-interval whiskers; hatched: not a significant difference';
+    'relative report as a standalone SVG bar chart: ratio other/base per microbenchmark and column on a log axis, diverging from 1.0, with interval whiskers; hatched: not a difference (= the same, ? not decided)';

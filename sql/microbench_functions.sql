@@ -138,6 +138,9 @@ $fn$;
 COMMENT ON FUNCTION bench_prepare(integer, bigint, bigint, text) IS
     'create and load sbtest1..N (the data set of docs/workloads.md) in the current schema, then index and analyze them';
 
+-- (0.2 adds round, the round of a comparison the run belongs to)
+DROP FUNCTION IF EXISTS bench_run(text, float8, integer, float8, integer, integer, text, bigint,
+                                  text, text, float8, text[], text, float8, bigint, integer);
 CREATE OR REPLACE FUNCTION bench_run(workload text,
                           seconds float8 DEFAULT 60, clients integer DEFAULT 1,
                           warmup float8 DEFAULT 5,
@@ -147,13 +150,13 @@ CREATE OR REPLACE FUNCTION bench_run(workload text,
                           report_interval float8 DEFAULT 0,
                           ignore_errors text[] DEFAULT NULL, ps_mode text DEFAULT 'auto',
                           rate float8 DEFAULT 0, events bigint DEFAULT NULL,
-                          reconnect integer DEFAULT 0)
+                          reconnect integer DEFAULT 0, round integer DEFAULT NULL)
 RETURNS microbench.runs
 AS 'MODULE_PATHNAME', 'bench_run'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT;
 
 COMMENT ON FUNCTION bench_run(text, float8, integer, float8, integer, integer, text, bigint,
-                              text, text, float8, text[], text, float8, bigint, integer) IS
+                              text, text, float8, text[], text, float8, bigint, integer, integer) IS
     'run one microbenchmark with background-worker clients, record it in microbench.runs and return the row';
 
 CREATE OR REPLACE FUNCTION bench_workloads()

@@ -94,4 +94,7 @@ no:*) MB_EXPECT_DIRECT_PAGES=off ;;
 *) MB_EXPECT_DIRECT_PAGES=off ;;
 esac
 export MB_EXPECT_DIRECT_PAGES
+# the simulation of the verdicts' error rates is plain SQL with seeded
+# draws, the same figures on every major: make test runs it once
+export MB_CALIBRATION_SIMS=${MB_CALIBRATION_SIMS:-0}
 "$work/test/run_pg_tests.sh" "${tests[@]}"

@@ -155,11 +155,12 @@ status=0
 pg_prove --ext .sql --failures "${tests[@]}" || status=1
 
 # the SVG report, rendered in headless Chromium and checked pixel by pixel;
-# verdicts on real interleaved runs; the update from 0.1; directly loaded
+# verdicts on real interleaved runs; their error rates by simulation; the update from 0.1; directly loaded
 # tables through crashes (on a cluster of its own); then every way to
 # stop a run, ending (on a throwaway cluster) with a crash that restarts it
 if [ $# -eq 0 ]; then
-    shell_tests=("$here/pg/verdicts.t" "$here/pg/upgrade.t" "$here/pg/load_recovery.t" "$here/pg/stopping.t")
+    shell_tests=("$here/pg/verdicts.t" "$here/pg/calibration.t" "$here/pg/upgrade.t" "$here/pg/load_recovery.t"
+                 "$here/pg/stopping.t")
     if command -v chromium >/dev/null; then
         shell_tests=("$here/report/svg_test.sh" "${shell_tests[@]}")
     else

@@ -35,7 +35,7 @@ is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests starte
 
 # a build that cannot start: a setting its server refuses
 out="$scratch/nostart"
-"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --seconds 0.5 \
+"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --max-minutes 0 --seconds 0.5 \
     --workloads point-query --table-size 1000 --out "$out" >"$scratch/out" 2>"$scratch/err"
 is "$?" 1 "a build that does not start: exit 1"
 grep -qE "^microbench-compare: build b \(.*\) did not start; see $out/logs/pg-b.log$" "$scratch/err"
@@ -51,7 +51,7 @@ is "$(servers_left):$(work_dirs_left)" "0:$left_before" "the build that did star
 out="$scratch/int"
 set -m
 python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-    "$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 3 --seconds 1 --warmup 0.2 \
+    "$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 3 --max-minutes 0 --seconds 1 --warmup 0.2 \
     --workloads point-query --table-size 10000 --out "$out" >"$scratch/int.out" 2>"$scratch/int.err" &
 pid=$!
 set +m

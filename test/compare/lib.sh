@@ -37,7 +37,7 @@ for line in open(sys.argv[1]):
     print(r["label"], r["workload"], r["dbms"], r["started_at"])' "$1"; }
 
 # cells REPORT: the report's cells with data, one per line ("1.02~" or "7.10")
-cells() { grep -E '^([0-9]+\.[0-9]{2}~?|-) ' "$1" | awk '{ for (i = 1; i < NF; i++) print $i }' | grep -v '^-$'; }
+cells() { grep -E '^([0-9]+\.[0-9]{2}[=?]?|-) ' "$1" | awk '{ for (i = 1; i < NF; i++) print $i }' | grep -v '^-$'; }
 
 # the manifest's order, as "round label workload" lines
 order_of() { python3 -c '

@@ -180,7 +180,7 @@ is "$(last "server_status ->> 'Com_stmt_execute' = events::text" costs-b)" t \
    "with a warm-up too, Com_stmt_execute = events: the clients pause for the first snapshot"
 report=$(pg_value "SELECT microbench.bench_report('costs-a', 'costs-b', 'text', 'post', metric => 'client_cpu_per_query')")
 cell=$(awk '$2 == "point-query" { print $1 }' <<<"$report")
-is "${cell%\~}" "$(pg_value "SELECT to_char(b.client_cpu_us_per_query / a.client_cpu_us_per_query, 'FM999990.00')
+is "${cell%[=?]}" "$(pg_value "SELECT to_char(b.client_cpu_us_per_query / a.client_cpu_us_per_query, 'FM999990.00')
                              FROM microbench.run_costs a, microbench.run_costs b
                              WHERE a.label = 'costs-a' AND b.label = 'costs-b'")" \
    "bench_report(metric => 'client_cpu_per_query'): the point-query cell is costs-b's client CPU per query over costs-a's ($cell)"

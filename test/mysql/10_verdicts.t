@@ -3,8 +3,10 @@
 # (results_schema/17_verdicts.sql): the QPS of each second of the measured
 # window (qps_per_second), the host-speed canary right before and right
 # after it (canary_before_us, canary_after_us) and a fingerprint of the
-# tables the run read (data_state), in the results database and in the
-# JSON line.  No check depends on how fast the machine is: sample counts
+# tables the run read (data_state), its round and server start (round,
+# instance) and how long the client threads ran and waited for a CPU
+# (cpu_run_seconds, cpu_wait_seconds, cpu_wait_per_second), in the results
+# database and in the JSON line.  No check depends on how fast the machine is: sample counts
 # follow from --time alone, sums are checked against the run's own queries.
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -102,14 +104,34 @@ is "$(last "data_state ?& array['data_bytes', 'index_bytes', 'rows', 'history_le
             AND (data_state->>'history_length') ~ '^[0-9]+$'" verdict-after)" t \
    "after a write workload, the next run's data_state has every key ($(last data_state verdict-after))"
 
+# ---- round, instance, CPU run and wait times
+mbm --table-size=5000 --time=2.2 --warmup-time=0 --label=verdict-round --round=4 \
+    --results-db="$MB_RESULTS_DB" run point-query >"$dir/round.out" 2>&1
+ok $? "a run with --round=4 succeeds"
+is "$(last "round" verdict-round)" 4 "round: as given"
+is "$(last "instance ~ '^port [0-9]+, started [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\$'" verdict-round)" t \
+   "instance: the server's port and start, asked of the server ($(last instance verdict-round))"
+is "$(last "instance" verdict-0.3)" "$(last "instance" verdict-round)" "... the same for every run of one server start"
+is "$(last "cpu_run_seconds > 0.5 AND cpu_wait_seconds >= 0 AND cpu_run_seconds + cpu_wait_seconds <= elapsed_seconds * clients + 0.05" verdict-round)" t \
+   "cpu_run_seconds and cpu_wait_seconds: the client thread's, within the window ($(last "round(cpu_run_seconds::numeric, 3) || ' + ' || round(cpu_wait_seconds::numeric, 3)" verdict-round) s of $(last "round(elapsed_seconds::numeric, 3)" verdict-round) s)"
+is "$(last "cardinality(cpu_wait_per_second) = cardinality(qps_per_second)
+            AND (SELECT bool_and(x BETWEEN 0 AND 1) FROM unnest(cpu_wait_per_second) x)" verdict-round)" t \
+   "cpu_wait_per_second: a share in 0..1 for each second ($(last cpu_wait_per_second verdict-round))"
+mbm --table-size=5000 --time=0.3 --warmup-time=0 --label=verdict-named --instance='mariadb a, start 7' \
+    --results-db="$MB_RESULTS_DB" run point-query >/dev/null 2>&1
+is "$(last "coalesce(round::text, 'null') || ' ' || instance" verdict-named)" "null mariadb a, start 7" \
+   "--instance names the start as a runner knows it; no --round: none"
+
 # ---- the JSON line: the same fields, and import_runs() keeps them
 mbm --table-size=5000 --time=1.6 --warmup-time=0 --label=verdict-file --results-file="$dir/r.jsonl" \
     run point-query >"$dir/file.out" 2>&1
 ok $? "a run into the results file succeeds"
 is "$(json_value "$dir/r.jsonl" "concat_ws('|', jsonb_typeof(doc->'qps_per_second'), jsonb_array_length(doc->'qps_per_second'),
        (doc->>'canary_before_us')::float8 > 0, (doc->>'canary_after_us')::float8 > 0,
-       doc->'data_state' ?& array['data_bytes', 'index_bytes', 'rows', 'history_length'])")" "array|2|t|t|t" \
-   "the JSON line has qps_per_second (2 samples for 1.6 s), both canaries > 0 and data_state"
+       doc->'data_state' ?& array['data_bytes', 'index_bytes', 'rows', 'history_length'],
+       doc->>'instance' LIKE 'port %', jsonb_array_length(doc->'cpu_wait_per_second'),
+       (doc->>'cpu_run_seconds')::float8 > 0)")" "array|2|t|t|t|t|2|t" \
+   "the JSON line has qps_per_second (2 samples for 1.6 s), both canaries > 0, data_state, instance and CPU times"
 psql -X -q -d "$MB_RESULTS_DB" \
     -c "\\copy microbench.import_queue (doc) FROM '$dir/r.jsonl' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')" \
     -c "SELECT microbench.import_runs()" >/dev/null
@@ -117,8 +139,10 @@ ok $? "import_runs() loads the line"
 is "$(last "qps_per_second::text" verdict-file)" \
    "$(json_value "$dir/r.jsonl" "(SELECT array_agg(x::float8 ORDER BY i) FROM jsonb_array_elements_text(doc->'qps_per_second') WITH ORDINALITY a(x, i))::text")" \
    "import_runs() keeps qps_per_second as the array the file had"
-is "$(last "concat_ws('|', canary_before_us, canary_after_us, data_state::text)" verdict-file)" \
-   "$(json_value "$dir/r.jsonl" "concat_ws('|', (doc->>'canary_before_us')::float8, (doc->>'canary_after_us')::float8, (doc->'data_state')::text)")" \
-   "... and the canaries and data_state"
+is "$(last "concat_ws('|', canary_before_us, canary_after_us, data_state::text, instance, cpu_wait_seconds, cpu_wait_per_second::text)" verdict-file)" \
+   "$(json_value "$dir/r.jsonl" "concat_ws('|', (doc->>'canary_before_us')::float8, (doc->>'canary_after_us')::float8, (doc->'data_state')::text,
+                                   doc->>'instance', (doc->>'cpu_wait_seconds')::float8,
+                                   (SELECT array_agg(x::float8 ORDER BY i) FROM jsonb_array_elements_text(doc->'cpu_wait_per_second') WITH ORDINALITY a(x, i))::text)")" \
+   "... and the canaries, data_state, instance and CPU waits"
 
 done_testing

@@ -5,12 +5,13 @@
 #   - the same configuration under two labels: no cell is a difference;
 #   - the same, with a CPU-busy loop on every core from the second round on:
 #     still no cell is a difference (the slowdown hits both labels);
-#   - synchronous_commit on against off: the write cells are significant
+#   - synchronous_commit on against off: the write cells are differences
 #     (at the default 95%) and above 1.
+# Each run says its round, so the two labels' runs of a round are a pair.
 # A/A checks use confidence => 0.999: at the default 95% a correct test
 # still calls about one A/A report in twenty a difference somewhere, and a
 # test must not fail by chance.  Every run must also carry its per-second
-# samples, canary timings and data fingerprint.
+# samples, canary timings, data fingerprint, round, instance and CPU waits.
 #
 # Run by test/run_pg_tests.sh; needs PGHOST, PGPORT, PGUSER, PGDATABASE of
 # a database with microbench installed and sbtest1 loaded in public.
@@ -33,7 +34,7 @@ interleave() {
             for label in $set_order; do
                 [ -n "${on_label:-}" ] && "$on_label" "$label"
                 q "SELECT run_id FROM bench_run('$workload', seconds => $seconds, warmup => 0.2,
-                                                  label => '$label', phase => 'post')" >/dev/null \
+                                                  label => '$label', phase => 'post', round => $round)" >/dev/null \
                     || { echo "# bench_run $workload $label failed"; return 1; }
             done
         done
@@ -44,7 +45,7 @@ interleave() {
 
 reads=(point-query read-only_range=10 range-covered-pk points-covered-si)
 significant() {   # significant BASE OTHER: cells called a difference at 99.9%
-    q "SELECT count(*) FROM microbench.compare('$1', '$2', confidence => 0.999) WHERE significant"
+    q "SELECT count(*) FROM microbench.compare('$1', '$2', confidence => 0.999) WHERE verdict = 'difference'"
 }
 
 q "DELETE FROM microbench.runs WHERE label LIKE 'vt-%'" >/dev/null
@@ -53,18 +54,21 @@ q "DELETE FROM microbench.runs WHERE label LIKE 'vt-%'" >/dev/null
 interleave vt-a1 vt-a2 3 1 "${reads[@]}"
 ok $? "A/A: 3 rounds of 4 read workloads under two labels, interleaved"
 is "$(significant vt-a1 vt-a2)" 0 "A/A: no cell is a significant difference"
-is "$(q "SELECT count(*) FROM microbench.compare('vt-a1', 'vt-a2') WHERE ci_low IS NOT NULL AND method = 'runs'")" 4 \
-   "A/A: every cell has an interval from its runs"
+is "$(q "SELECT count(*) FROM microbench.compare('vt-a1', 'vt-a2') WHERE ci_low IS NOT NULL AND method = 'pairs' AND pairs = 3")" 4 \
+   "A/A: every cell has an interval from its 3 pairs"
 is "$(q "SELECT count(*) FROM microbench.runs WHERE label IN ('vt-a1', 'vt-a2')
          AND cardinality(qps_per_second) = 1 AND qps_per_second[1] > 0
          AND canary_before_us > 0 AND canary_after_us > 0
          AND (data_state->>'table_bytes')::bigint > 0 AND (data_state->>'index_bytes')::bigint > 0
-         AND (data_state->>'live_rows') IS NOT NULL AND (data_state->>'all_visible') IS NOT NULL")" 24 \
-   "every run has one per-second sample (1 s), canaries before and after, and a data fingerprint"
+         AND (data_state->>'live_rows') IS NOT NULL AND (data_state->>'all_visible') IS NOT NULL
+         AND round BETWEEN 1 AND 3 AND instance ~ '^port [0-9]+, started '
+         AND cpu_run_seconds > 0 AND cpu_wait_seconds >= 0
+         AND cardinality(cpu_wait_per_second) = 1 AND cpu_wait_per_second[1] BETWEEN 0 AND 1")" 24 \
+   "every run has one per-second sample (1 s), canaries, a data fingerprint, its round, instance and CPU waits"
 is "$(q "SELECT count(*) FROM microbench.compare_warnings('vt-a1', 'vt-a2') WHERE kind = 'data-state'")" 0 \
    "reads that change nothing: no data-state warning"
 report=$(q "SELECT bench_report('vt-a1', 'vt-a2', confidence => 0.999)")
-echo "$report" | grep -E '^[0-9]' | grep -vqE '^[0-9.]+~ ' ; is $? 1 "A/A report: every cell printed with ~"
+echo "$report" | grep -E '^[0-9]' | grep -vqE '^[0-9.]+[=?] ' ; is $? 1 "A/A report: every cell printed with = or ? (no difference)"
 echo "$report" | sed -n '/warning/s/^/# /p'
 
 # ---- A/A with a CPU-busy loop on every core from round 2 on -----------------
@@ -101,8 +105,8 @@ on_label=use_sync
 interleave vt-on vt-off 6 1 update-index update-nonindex
 ok $? "synchronous_commit on against off: 6 rounds of 2 write workloads, interleaved"
 on_label=
-sync_cells=$(q "SELECT count(*) FROM microbench.compare('vt-on', 'vt-off') WHERE significant AND ci_low > 1")
-is "$sync_cells" 2 "commits that do not wait for the WAL flush: both write cells significant and above 1"
+sync_cells=$(q "SELECT count(*) FROM microbench.compare('vt-on', 'vt-off') WHERE verdict = 'difference' AND ci_low > 1")
+is "$sync_cells" 2 "commits that do not wait for the WAL flush: both write cells differences, above 1"
 # on failure, what the verdict rested on, where prove shows it (stderr)
 [ "$sync_cells" = 2 ] || {
     q "SELECT workload, round(ratio::numeric, 2), round(ci_low::numeric, 2), round(ci_high::numeric, 2)

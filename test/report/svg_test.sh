@@ -199,11 +199,11 @@ chart main --expect-title 'QPS(svgtest-other) / QPS(svgtest-base)' --expect-colu
     --expect-group 'point queries' --expect-group 'range queries without aggregation' \
     --expect-group 'range queries with aggregation' --expect-group 'writes' \
     --expect-bars 16 --expect-noisy 11 --expect-noise --expect-nodata --expect-confidence 0.95 \
-    --expect-whiskers 8 --expect-cut 1 --expect-mirror 2 --expect-visible 20 --expect-visible 0.95
+    --expect-whiskers 11 --expect-cut 2 --expect-mirror 2 --expect-visible 20 --expect-visible 0.95
 chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q'>, svgtest-third" \
     --expect-columns 4 --expect-group 'point queries' --expect-group 'writes' \
     --expect-bars 8 --expect-noisy 8 --expect-nodata --expect-confidence 0.9 \
-    --expect-whiskers 2 --expect-cut 2
+    --expect-whiskers 2 --expect-cut 0
 chart wide --expect-columns 10 --expect-group 'point queries' \
     --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 20 --expect-nodata \
     --expect-whiskers 0

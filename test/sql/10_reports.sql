@@ -1,7 +1,7 @@
 -- 10_reports.sql — report math and layout against hand-computed rows:
--- ratios of geometric means, the classic sysbench table's text layout, missing cells as "-",
--- cells that are not a significant difference marked, the legend, markdown,
--- CSV, series.  16_verdicts.sql tests the statistics behind the marks.
+-- ratios from the runs paired in order, the classic sysbench table's text
+-- layout, missing cells as "-", the verdict marks ("?" for a cell one run a
+-- side cannot decide), the legend, markdown, CSV, series.  16_verdicts.sql tests the statistics behind the marks.
 BEGIN;
 SELECT plan(10);
 
@@ -25,8 +25,8 @@ SELECT pg_temp.run('mysql', 'gcc', 'point-query', 297);
 SELECT is(bench_report('clang', 'gcc'),
 '-- point queries
 pg      my
-0.95~   -       hot-points
-1.02~   0.99~   point-query
+0.95?   -       hot-points
+1.02?   0.99?   point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
@@ -36,25 +36,28 @@ pg      my
 -       -       random-points_range=10
 
 -- pg: Postgres, my: MySQL
--- cells: QPS(gcc) / QPS(clang), from the geometric mean of each label''s runs; - means no data
--- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
-    'two labels, one run each: the classic layout, ratios gcc/clang, - where a side is missing, ~ as one run a side cannot tell, and a legend');
+-- cells: QPS(gcc) / QPS(clang), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells',
+    'two labels, one run each: the classic layout, ratios gcc/clang, - where a side is missing, ? as one run a side cannot decide, and a legend');
 
 SELECT is(bench_report('clang', 'gcc', 'csv'),
-'group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,my,my_ci_low,my_ci_high,my_significant
-point queries,hot-points,0.95,,,false,,,,
-point queries,point-query,1.02,,,false,0.99,,,false
-point queries,points-covered-pk,,,,,,,,
-point queries,points-covered-si,,,,,,,,
-point queries,points-notcovered-pk,,,,,,,,
-point queries,points-notcovered-si,,,,,,,,
-point queries,random-points_range=1000,,,,,,,,
-point queries,random-points_range=100,,,,,,,,
-point queries,random-points_range=10,,,,,,,,',
+'group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,pg_verdict,pg_rounds_needed,my,my_ci_low,my_ci_high,my_significant,my_verdict,my_rounds_needed
+point queries,hot-points,0.95,,,false,inconclusive,,,,,,,
+point queries,point-query,1.02,,,false,inconclusive,,0.99,,,false,inconclusive,
+point queries,points-covered-pk,,,,,,,,,,,,
+point queries,points-covered-si,,,,,,,,,,,,
+point queries,points-notcovered-pk,,,,,,,,,,,,
+point queries,points-notcovered-si,,,,,,,,,,,,
+point queries,random-points_range=1000,,,,,,,,,,,,
+point queries,random-points_range=100,,,,,,,,,,,,
+point queries,random-points_range=10,,,,,,,,,,,,',
     'CSV: one line per microbenchmark, ratio, interval and verdict per DBMS, empty where missing');
 
 SELECT matches(bench_report('clang', 'gcc', 'markdown'),
-    E'^### point queries\n\\| pg \\| my \\| microbenchmark \\|\n\\|---:\\|---:\\|---\\|\n\\| 0.95~ \\| - \\| hot-points \\|\n\\| 1.02~ \\| 0.99~ \\| point-query \\|',
+    E'^### point queries\n\\| pg \\| my \\| microbenchmark \\|\n\\|---:\\|---:\\|---\\|\n\\| 0.95\\? \\(too few runs for an interval\\) \\| - \\| hot-points \\|\n\\| 1.02\\? \\(too few runs for an interval\\) \\| 0.99\\? \\(too few runs for an interval\\) \\| point-query \\|',
     'markdown: a table per group');
 
 -- repeats: medians, spread, noise
@@ -72,23 +75,26 @@ SELECT results_eq(
       FROM microbench.compare('base', 'new') ORDER BY dbms, workload$$,
     $$VALUES ('mariadb', 'range-covered-pk', 1, 1, 200.0000, 190.0000, 0.9500, NULL::numeric, true, false),
              ('mariadb', 'range-covered-si', NULL, 1, NULL, 50.0000, NULL, NULL, NULL, false),
-             ('postgres', 'range-covered-pk', 2, 3, 100.4988, 79.9958, 0.7960, 0.0250, false, true),
+             ('postgres', 'range-covered-pk', 2, 3, 100.4988, 79.9958, 0.8010, 0.0250, false, true),
              ('postgres', 'scan', 3, 1, 9.9666, 10.5000, 1.0535, 0.2007, true, false)$$,
-    'compare(): geometric means, ratio, the larger spread, and the verdict (one run a side: no verdict)');
+    'compare(): geometric means, the ratio from the pairs (2 of them here), the larger spread, and the verdict (one run a side: no verdict)');
 
 SELECT is(bench_report('base', 'new'),
 '-- range queries without aggregation
 pg      ma
-0.80    0.95~   range-covered-pk
+0.80    0.95?   range-covered-pk
 -       -       range-covered-si
 -       -       range-notcovered-pk
 -       -       range-notcovered-si
-1.05~   -       scan
+1.05?   -       scan
 
 -- pg: Postgres, ma: MariaDB
--- cells: QPS(new) / QPS(base), from the geometric mean of each label''s runs; - means no data
--- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
-    'repeats: a clear 20% drop without ~, cells that cannot be told from noise with ~, and a footer saying how cells were combined');
+-- cells: QPS(new) / QPS(base), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells',
+    'repeats: a clear 20% drop without a mark, cells not decided with ?, and a footer saying how cells were combined');
 
 SELECT is((SELECT runs FROM microbench.label_stats WHERE label = 'base' AND workload = 'scan'), 3::bigint,
           'label_stats counts the runs of a label');
@@ -100,8 +106,8 @@ SELECT is(bench_relative('clang', 'gcc', 'v3'),
 
 -- point queries
 gcc     v3
-0.95~   -       hot-points
-1.02~   1.10~   point-query
+0.95?   -       hot-points
+1.02?   1.10?   point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
@@ -111,15 +117,18 @@ gcc     v3
 -       -       random-points_range=10
 
 -- pg: Postgres
--- cells: QPS(label) / QPS(clang), from the geometric mean of each label''s runs; - means no data
--- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell
+-- cells: QPS(label) / QPS(clang), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells
 
 -- my: QPS(label) / QPS(clang)
 
 -- point queries
 gcc     v3
 -       -       hot-points
-0.99~   -       point-query
+0.99?   -       point-query
 -       -       points-covered-pk
 -       -       points-covered-si
 -       -       points-notcovered-pk
@@ -129,8 +138,11 @@ gcc     v3
 -       -       random-points_range=10
 
 -- my: MySQL
--- cells: QPS(label) / QPS(clang), from the geometric mean of each label''s runs; - means no data
--- ~: not a significant difference: the 95% interval includes 1 (adjusted for the number of cells), the change is under 2%, or there are too few runs to tell',
+-- cells: QPS(label) / QPS(clang), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells',
     'bench_relative: one column per label against the base, per dbms');
 
 SELECT is(bench_report('no-such-label', 'gcc'), '', 'unknown labels give an empty report');

@@ -13,7 +13,7 @@ SELECT plan(24);
 SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not execute ' || f)
 FROM unnest(ARRAY[
     'bench_prepare(integer, bigint, bigint, text)',
-    'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8, text[], text, float8, bigint, integer)',
+    'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8, text[], text, float8, bigint, integer, integer)',
     'bench_suite(text, float8, float8, float8, integer, float8, integer, bigint, text[], float8, text[], text, float8, integer)',
     'microbench_load_table(regclass, bigint, bigint)',
     'microbench_vacuum_analyze(integer)']) AS f;

@@ -1072,10 +1072,10 @@ feed_window(mb_samples *s, double *buf, int cap, uint64_t len_ns, uint64_t step_
 {
 	uint64_t	t;
 
-	mb_samples_init(s, buf, cap, T0);
+	mb_samples_init(s, buf, NULL, cap, T0, NULL);
 	for (t = T0 + step_ns; t < T0 + len_ns; t += step_ns)
-		mb_samples_tick(s, t, counter_at(t, rate));
-	mb_samples_finish(s, T0 + len_ns, counter_at(T0 + len_ns, rate));
+		mb_samples_tick(s, t, counter_at(t, rate), NULL);
+	mb_samples_finish(s, T0 + len_ns, counter_at(T0 + len_ns, rate), NULL);
 }
 
 static int
@@ -1103,11 +1103,11 @@ test_samples(void)
 		  "samples: a window bounded by events only, or longer than a day, keeps a day (%d)",
 		  mb_samples_capacity(0));
 
-	mb_samples_init(&s, buf, 16, T0);
+	mb_samples_init(&s, buf, NULL, 16, T0, NULL);
 	CHECK(mb_samples_due_ns(&s) == T0 + NS_PER_S, "samples: the first is due a second after the start");
-	mb_samples_tick(&s, T0 + NS_PER_S - 1, 999);
+	mb_samples_tick(&s, T0 + NS_PER_S - 1, 999, NULL);
 	CHECK(s.count == 0, "samples: a reading 1 ns before the second closes nothing");
-	mb_samples_tick(&s, T0 + NS_PER_S, 1000);
+	mb_samples_tick(&s, T0 + NS_PER_S, 1000, NULL);
 	CHECK(s.count == 1 && buf[0] == 1000.0 && mb_samples_due_ns(&s) == T0 + 2 * NS_PER_S,
 		  "samples: a reading at the second closes it (%d sample, %.1f q/s), the next is due a second later",
 		  s.count, buf[0]);
@@ -1153,25 +1153,25 @@ test_samples(void)
 					q29 = q205 + 850 * 3,
 					q30 = q29 + 300;
 
-		mb_samples_init(&s, buf, 16, T0);
-		mb_samples_tick(&s, T0 + 400000000ull, 400);
-		mb_samples_tick(&s, T0 + 1300000000ull, q13);
+		mb_samples_init(&s, buf, NULL, 16, T0, NULL);
+		mb_samples_tick(&s, T0 + 400000000ull, 400, NULL);
+		mb_samples_tick(&s, T0 + 1300000000ull, q13, NULL);
 		CHECK(s.count == 1 && fabs(buf[0] - 1300 / 1.3) < 1e-9 &&
 			  mb_samples_due_ns(&s) == T0 + 2000000000ull,
 			  "samples: a reading 0.3 s late closes a 1.3 s sample: 1300 / 1.3 = %.3f q/s,"
 			  " the next due at the whole second 2.0 s", buf[0]);
-		mb_samples_tick(&s, T0 + 1900000000ull, q13 + 600 * 3);
+		mb_samples_tick(&s, T0 + 1900000000ull, q13 + 600 * 3, NULL);
 		CHECK(s.count == 1, "samples: a reading before the next is due closes nothing");
-		mb_samples_tick(&s, T0 + 2050000000ull, q205);
+		mb_samples_tick(&s, T0 + 2050000000ull, q205, NULL);
 		CHECK(s.count == 2 && fabs(buf[1] - 3000.0) < 1e-9 && mb_samples_due_ns(&s) == T0 + 3000000000ull,
 			  "samples: the 0.75 s sample is its queries over 0.75 s (%.3f q/s); the next due at 3.0 s",
 			  buf[1]);
-		mb_samples_tick(&s, T0 + 2900000000ull, q29);
-		mb_samples_finish(&s, T0 + 3000000000ull, q30);
+		mb_samples_tick(&s, T0 + 2900000000ull, q29, NULL);
+		mb_samples_finish(&s, T0 + 3000000000ull, q30, NULL);
 		CHECK(s.count == 3 && fabs(buf[2] - 3000.0) < 1e-9,
 			  "samples: the 0.95 s left at the end is kept (%.3f q/s, %d samples)", buf[2], s.count);
-		mb_samples_init(&s, buf, 16, T0);
-		mb_samples_tick(&s, T0 + 1900000000ull, 1900);
+		mb_samples_init(&s, buf, NULL, 16, T0, NULL);
+		mb_samples_tick(&s, T0 + 1900000000ull, 1900, NULL);
 		CHECK(s.count == 1 && mb_samples_due_ns(&s) == T0 + 3000000000ull,
 			  "samples: after a reading at 1.9 s the next is due at 3.0 s, not at 2.0 s (no sliver)");
 	}
@@ -1182,10 +1182,10 @@ test_samples(void)
 		  "samples: capacity 2 over 5.7 s keeps 2 and drops 4 (5 seconds and the tail) (%d, %d)",
 		  s.count, s.dropped);
 	/* a reading exactly at the end closed the last second: nothing left to finish */
-	mb_samples_init(&s, buf, 16, T0);
-	mb_samples_tick(&s, T0 + NS_PER_S, 1000);
-	mb_samples_tick(&s, T0 + 2 * NS_PER_S, 2500);
-	mb_samples_finish(&s, T0 + 2 * NS_PER_S, 2500);
+	mb_samples_init(&s, buf, NULL, 16, T0, NULL);
+	mb_samples_tick(&s, T0 + NS_PER_S, 1000, NULL);
+	mb_samples_tick(&s, T0 + 2 * NS_PER_S, 2500, NULL);
+	mb_samples_finish(&s, T0 + 2 * NS_PER_S, 2500, NULL);
 	CHECK(s.count == 2 && buf[1] == 1500.0,
 		  "samples: a window ending at a reading that closed its last second adds nothing (%d)",
 		  s.count);

@@ -1,0 +1,308 @@
+-- 29_sides.sql — the vocabulary of comparisons: DBMS names, metrics, sides.
+--
+-- A comparison sets the runs of one label (the base) against those of
+-- another, per DBMS and workload.  This file says what can be compared (the
+-- metrics and the value of each in a run, microbench.metric_value), how a
+-- run's costs read per query (microbench.run_costs), and what a side is:
+-- the runs of one label over one driver.  A label can hold Postgres runs
+-- in-server (driver extension) and over the wire (pgsql), whose QPS differ
+-- by the protocol path, not by the build; a comparison that does not say
+-- which runs it means is refused rather than pooled (check_drivers).
+-- 30_compare.sql judges a comparison, 31_reports.sql lays it out.  Plain
+-- SQL over microbench.runs and microbench.workloads (20_catalog.sql), so it
+-- works in a results database without the extension.
+
+-- the short column names of the report, in its column order
+CREATE OR REPLACE FUNCTION microbench.dbms_short(dbms text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE dbms WHEN 'postgres' THEN 'pg' WHEN 'mysql' THEN 'my' WHEN 'mariadb' THEN 'ma' END $$;
+
+CREATE OR REPLACE FUNCTION microbench.dbms_order(dbms text)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT CASE dbms WHEN 'postgres' THEN 1 WHEN 'mysql' THEN 2 WHEN 'mariadb' THEN 3 END $$;
+
+-- A side of a comparison by name: its label, and how its runs were driven
+-- when a driver was chosen ("gcc in-server", "gcc over pgsql"), so that a
+-- label compared with itself over two drivers reads as two sides.
+CREATE OR REPLACE FUNCTION microbench.side_name(label text, driver text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN driver IS NULL THEN label
+                WHEN driver = 'extension' THEN label || ' in-server'
+                ELSE label || ' over ' || driver END
+$$;
+
+-- The metrics a report can compare: throughput and latency, and what each
+-- query cost (15_costs.sql).  For a cost, a ratio above 1 means the other
+-- build pays more.
+CREATE OR REPLACE FUNCTION microbench.metrics()
+RETURNS TABLE (metric text, unit text, lower_is_better boolean, description text)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    VALUES
+        ('qps', 'queries/s', false, 'queries per second, BEGIN and COMMIT counted'),
+        ('tps', 'events/s', false, 'events (transactions) per second'),
+        ('rows_per_second', 'rows/s', false, 'rows read per second (scan)'),
+        ('lat_avg_ms', 'ms', true, 'mean event latency'),
+        ('lat_p95_ms', 'ms', true, '95th percentile event latency'),
+        ('lat_p99_ms', 'ms', true, '99th percentile event latency'),
+        ('lat_max_ms', 'ms', true, 'longest event'),
+        ('cpu_per_query', 'us', true, 'CPU (user + system) of the processes that ran the statements, per query'),
+        ('cs_per_query', 'switches', true, 'context switches (voluntary + involuntary) of those processes, per query'),
+        ('wal_bytes_per_query', 'bytes', true, 'WAL bytes written per query'),
+        ('wal_fpi_per_query', 'pages', true, 'WAL full-page images per query'),
+        ('buffer_hits_per_query', 'blocks', true, 'shared buffer hits per query'),
+        ('buffer_reads_per_query', 'blocks', true, 'shared buffers read in per query'),
+        ('buffers_dirtied_per_query', 'blocks', true, 'shared buffers dirtied per query'),
+        ('buffers_written_per_query', 'blocks', true, 'shared buffers written out by the clients per query'),
+        ('instructions_per_query', 'instructions', true, 'instructions retired per query (hardware counter)'),
+        ('cycles_per_query', 'cycles', true, 'CPU cycles per query (hardware counter)'),
+        ('ipc', 'instructions/cycle', false, 'instructions per cycle'),
+        ('host_cpu_per_query', 'us', true, 'host-wide busy CPU (user + system) per query'),
+        ('host_cs_per_query', 'switches', true, 'host-wide context switches per query (vmstat cs / QPS)'),
+        ('host_cpu_busy_pct', '%', true, 'host CPU busy (user + system) over the window, as vmstat us + sy'),
+        ('host_cpu_iowait_pct', '%', true, 'host CPU waiting for IO over the window, as vmstat wa'),
+        ('rkb_per_query', 'KB', true, 'KB read from the data directory''s disk per query'),
+        ('wkb_per_query', 'KB', true, 'KB written to the data directory''s disk per query'),
+        ('disk_reads_per_query', 'operations', true, 'read operations on the data directory''s disk per query'),
+        ('disk_writes_per_query', 'operations', true, 'write operations on the data directory''s disk per query'),
+        ('client_cpu_per_query', 'us', true, 'CPU of the benchmark client threads per query (microbench-mysql)'),
+        ('rows_read_per_query', 'rows', true, 'rows the server read per query (MySQL/MariaDB status Innodb_rows_read or Rows_read)'),
+        ('innodb_bp_requests_per_query', 'pages', true, 'InnoDB buffer pool read requests per query'),
+        ('innodb_bp_reads_per_query', 'pages', true, 'InnoDB buffer pool reads from disk per query'),
+        ('innodb_data_written_kb_per_query', 'KB', true, 'InnoDB data written per query'),
+        ('innodb_log_bytes_per_query', 'bytes', true, 'InnoDB redo log bytes written per query')
+$$;
+
+COMMENT ON FUNCTION microbench.metrics() IS
+    'the metrics bench_report(metric => ...) compares, with unit and direction';
+
+-- A MySQL/MariaDB status counter's change over the run: the first of the
+-- names present in server_status; a counter missing from it did not change
+-- (0); NULL when the run has no server_status.
+CREATE OR REPLACE FUNCTION microbench.status_delta(r microbench.runs, VARIADIC names text[])
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN r.server_status IS NOT NULL THEN
+        coalesce((SELECT (r.server_status ->> n.name)::double precision
+                  FROM unnest(names) WITH ORDINALITY AS n(name, ord)
+                  WHERE r.server_status ? n.name ORDER BY n.ord LIMIT 1), 0)
+    END
+$$;
+
+-- The value of a named metric in a run; NULL for a name it does not know or
+-- a figure the run could not count.  The one definition of every metric:
+-- the reports and microbench.run_costs use it.
+CREATE OR REPLACE FUNCTION microbench.metric_value(r microbench.runs, metric text)
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE metric
+        WHEN 'qps' THEN r.qps
+        WHEN 'tps' THEN r.tps
+        WHEN 'lat_avg_ms' THEN r.lat_avg_ms
+        WHEN 'lat_p95_ms' THEN r.lat_p95_ms
+        WHEN 'lat_p99_ms' THEN r.lat_p99_ms
+        WHEN 'lat_max_ms' THEN r.lat_max_ms
+        WHEN 'rows_per_second' THEN r.rows_per_second
+        WHEN 'ipc' THEN r.instructions::double precision / nullif(r.cycles, 0)
+        WHEN 'host_cpu_busy_pct' THEN 100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds) / nullif(host.total, 0)
+        WHEN 'host_cpu_iowait_pct' THEN 100 * r.host_cpu_iowait_seconds / nullif(host.total, 0)
+        ELSE per_query.amount / nullif(r.queries, 0)
+    END
+    FROM (SELECT r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
+                 + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0) AS total) AS host,
+         (SELECT CASE metric
+              WHEN 'cpu_per_query' THEN (r.cpu_user_seconds + r.cpu_system_seconds) * 1e6
+              WHEN 'cs_per_query' THEN r.voluntary_cs + r.involuntary_cs
+              WHEN 'wal_bytes_per_query' THEN r.wal_bytes
+              WHEN 'wal_fpi_per_query' THEN r.wal_fpi
+              WHEN 'buffer_hits_per_query' THEN r.shared_blks_hit
+              WHEN 'buffer_reads_per_query' THEN r.shared_blks_read
+              WHEN 'buffers_dirtied_per_query' THEN r.shared_blks_dirtied
+              WHEN 'buffers_written_per_query' THEN r.shared_blks_written
+              WHEN 'instructions_per_query' THEN r.instructions
+              WHEN 'cycles_per_query' THEN r.cycles
+              WHEN 'host_cpu_per_query' THEN (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6
+              WHEN 'host_cs_per_query' THEN r.host_context_switches
+              WHEN 'rkb_per_query' THEN r.disk_read_kb
+              WHEN 'wkb_per_query' THEN r.disk_write_kb
+              WHEN 'disk_reads_per_query' THEN r.disk_reads
+              WHEN 'disk_writes_per_query' THEN r.disk_writes
+              WHEN 'client_cpu_per_query' THEN (r.client_cpu_user_seconds + r.client_cpu_system_seconds) * 1e6
+              WHEN 'rows_read_per_query' THEN microbench.status_delta(r, 'Innodb_rows_read', 'Rows_read')
+              WHEN 'innodb_bp_requests_per_query' THEN microbench.status_delta(r, 'Innodb_buffer_pool_read_requests')
+              WHEN 'innodb_bp_reads_per_query' THEN microbench.status_delta(r, 'Innodb_buffer_pool_reads')
+              WHEN 'innodb_data_written_kb_per_query' THEN microbench.status_delta(r, 'Innodb_data_written') / 1024
+              WHEN 'innodb_log_bytes_per_query' THEN microbench.status_delta(r, 'Innodb_os_log_written')
+          END::double precision AS amount) AS per_query
+$$;
+
+-- Every cost per query, with the throughput beside it: the absolute
+-- per-run table of a cost report (docs/costs.md).
+CREATE OR REPLACE VIEW microbench.run_costs AS
+SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.qps,
+       microbench.metric_value(r, 'cpu_per_query') AS cpu_us_per_query,
+       microbench.metric_value(r, 'cs_per_query') AS cs_per_query,
+       microbench.metric_value(r, 'wal_bytes_per_query') AS wal_bytes_per_query,
+       microbench.metric_value(r, 'wal_fpi_per_query') AS wal_fpi_per_query,
+       microbench.metric_value(r, 'buffer_hits_per_query') AS buffer_hits_per_query,
+       microbench.metric_value(r, 'buffer_reads_per_query') AS buffer_reads_per_query,
+       microbench.metric_value(r, 'buffers_dirtied_per_query') AS buffers_dirtied_per_query,
+       microbench.metric_value(r, 'buffers_written_per_query') AS buffers_written_per_query,
+       microbench.metric_value(r, 'instructions_per_query') AS instructions_per_query,
+       microbench.metric_value(r, 'cycles_per_query') AS cycles_per_query,
+       microbench.metric_value(r, 'ipc') AS ipc,
+       microbench.metric_value(r, 'host_cpu_per_query') AS host_cpu_us_per_query,
+       microbench.metric_value(r, 'host_cs_per_query') AS host_cs_per_query,
+       microbench.metric_value(r, 'host_cpu_busy_pct') AS host_cpu_busy_pct,
+       microbench.metric_value(r, 'host_cpu_iowait_pct') AS host_cpu_iowait_pct,
+       microbench.metric_value(r, 'rkb_per_query') AS rkb_per_query,
+       microbench.metric_value(r, 'wkb_per_query') AS wkb_per_query,
+       microbench.metric_value(r, 'disk_reads_per_query') AS disk_reads_per_query,
+       microbench.metric_value(r, 'disk_writes_per_query') AS disk_writes_per_query,
+       microbench.metric_value(r, 'client_cpu_per_query') AS client_cpu_us_per_query,
+       microbench.metric_value(r, 'rows_read_per_query') AS rows_read_per_query,
+       microbench.metric_value(r, 'innodb_bp_requests_per_query') AS innodb_bp_requests_per_query,
+       microbench.metric_value(r, 'innodb_bp_reads_per_query') AS innodb_bp_reads_per_query,
+       microbench.metric_value(r, 'innodb_data_written_kb_per_query') AS innodb_data_written_kb_per_query,
+       microbench.metric_value(r, 'innodb_log_bytes_per_query') AS innodb_log_bytes_per_query,
+       r.hw_counters_note, r.disk_device, r.disk_note,
+       -- last, so that CREATE OR REPLACE can add it to an older view
+       r.driver
+FROM microbench.runs r;
+
+COMMENT ON VIEW microbench.run_costs IS
+    'per run: QPS and every cost per query (CPU, context switches, WAL, buffers, HW counters, host CPU and disk, client CPU, InnoDB counters), each as microbench.metric_value defines it';
+
+-- Refuse a metric name no report knows, listing the ones it does.
+CREATE OR REPLACE FUNCTION microbench.check_metric(metric text)
+RETURNS void LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM microbench.metrics() m WHERE m.metric = check_metric.metric) THEN
+        RAISE EXCEPTION 'unknown metric "%"', metric
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use one of: ' || (SELECT string_agg(m.metric, ', ') FROM microbench.metrics() m) || '.';
+    END IF;
+END
+$$;
+
+-- The line under a report of any metric but QPS: what the ratio means.
+CREATE OR REPLACE FUNCTION microbench.metric_caption(metric text, base text, other text, prefix text)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN metric = 'qps' THEN '' ELSE
+        E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
+                                     m.metric, m.description, m.unit, m.metric, other, m.metric, base,
+                                     CASE WHEN m.lower_is_better THEN other || ' costs more'
+                                          ELSE other || ' is higher' END)
+    END
+    FROM microbench.metrics() m WHERE m.metric = metric_caption.metric
+$$;
+
+-- Per label, driver and microbenchmark: how many runs, their median, min,
+-- max and coefficient of variation of QPS.  A label's runs in-server and
+-- over the wire are two lines, never one (driver comes last so that CREATE
+-- OR REPLACE can add it to an older view).
+CREATE OR REPLACE VIEW microbench.label_stats AS
+SELECT dbms, label, workload, phase,
+       count(*) AS runs,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY qps) AS median_qps,
+       min(qps) AS min_qps,
+       max(qps) AS max_qps,
+       CASE WHEN count(*) > 1 AND avg(qps) > 0 THEN stddev_samp(qps) / avg(qps) END AS cv,
+       driver
+FROM microbench.runs
+GROUP BY dbms, label, workload, phase, driver;
+
+COMMENT ON VIEW microbench.label_stats IS
+    'runs per (dbms, label, workload, phase, driver): count, median/min/max QPS and coefficient of variation';
+
+-- A side of a comparison is the runs of one label and one driver, per
+-- DBMS and workload: a label's runs in-server and over the wire pooled in
+-- one side would show what the protocol path costs as a difference between
+-- builds.  base_driver and other_driver choose each side's driver (NULL:
+-- whichever its runs have).  Rather than guess, this refuses a comparison
+-- in which that does not keep the drivers apart, in any DBMS and workload:
+--   - a side without a chosen driver has runs of more than one driver;
+--   - neither side has a chosen driver and the two ran over different
+--     drivers (a ratio across drivers is asked for by naming both);
+--   - a label compared with itself without two different drivers (both
+--     sides would be the same runs).
+-- Returns true, so that a query can be gated on it.
+CREATE OR REPLACE FUNCTION microbench.check_drivers(base text, other text, phase text,
+                                                    base_driver text, other_driver text)
+RETURNS boolean LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad record;
+BEGIN
+    IF base = other AND (base_driver IS NULL OR other_driver IS NULL OR base_driver = other_driver) THEN
+        RAISE EXCEPTION 'label "%" is compared with itself: both sides would be the same runs', base
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'To compare a label''s runs of two drivers, pass two different drivers as base_driver => and other_driver =>;'
+                         || ' bench_protocol(label) compares its runs in-server with those over the wire.';
+    END IF;
+
+    -- a side without a chosen driver: one driver per DBMS and workload
+    WITH cells AS (
+        SELECT s.side, s.label, r.dbms, r.workload, array_agg(DISTINCT r.driver ORDER BY r.driver) AS drivers
+        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
+        JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
+        WHERE s.driver IS NULL
+        GROUP BY s.side, s.label, r.dbms, r.workload
+    )
+    SELECT c.label, c.dbms, count(*) OVER (PARTITION BY c.side, c.dbms) AS workloads,
+           c.workload AS example, c.drivers
+    INTO bad
+    FROM cells c
+    WHERE cardinality(c.drivers) > 1
+    ORDER BY c.side, microbench.dbms_order(c.dbms), c.workload
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'label "%" has % runs of more than one driver (%) in % workload(s), e.g. %',
+                        bad.label, bad.dbms, array_to_string(bad.drivers, ', '), bad.workloads, bad.example
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A side of a comparison is the runs of one label and one driver: runs in-server and runs over the wire together would make what the protocol path costs look like a difference.',
+                  HINT = format('Pass driver => %s to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers.',
+                                (SELECT string_agg(quote_literal(d), ' or ' ORDER BY d) FROM unnest(bad.drivers) d));
+    END IF;
+
+    -- neither side has a chosen driver: both ran over the same one
+    WITH cells AS (
+        SELECT s.side, r.dbms, r.workload, min(r.driver) AS driver
+        FROM (VALUES ('base', base), ('other', other)) AS s(side, label)
+        JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
+        WHERE base_driver IS NULL AND other_driver IS NULL
+        GROUP BY s.side, r.dbms, r.workload
+    )
+    SELECT b.dbms, count(*) AS workloads, min(b.workload) AS example, b.driver AS base_runs_driver,
+           o.driver AS other_runs_driver
+    INTO bad
+    FROM cells b
+    JOIN cells o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload
+    WHERE b.side = 'base' AND b.driver <> o.driver
+    GROUP BY b.dbms, b.driver, o.driver
+    ORDER BY microbench.dbms_order(b.dbms), count(*) DESC
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'the % runs of label "%" are over driver % and those of label "%" over driver % in % workload(s), e.g. %',
+                        bad.dbms, base, bad.base_runs_driver, other, bad.other_runs_driver, bad.workloads, bad.example
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A ratio across drivers measures the protocol path as well as the difference between the labels.',
+                  HINT = format('Pass base_driver => %L and other_driver => %L to compare them all the same.',
+                                bad.base_runs_driver, bad.other_runs_driver);
+    END IF;
+    RETURN true;
+END
+$$;
+

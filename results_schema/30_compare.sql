@@ -1,0 +1,695 @@
+-- 30_compare.sql — the verdict of a comparison: is the other build faster,
+-- slower, the same within a threshold, or not yet decided?
+--
+-- The experiment's design carries the information: the builds take turns
+-- run by run in rounds, so the runs of one round form a pair whose
+-- log-ratio cancels whatever slowed both; server starts are a level of
+-- their own (runs of one start share its luck); the cells of a comparison
+-- share the machine's noise.  compare() uses all three, decides each cell
+-- with the decisions of the whole comparison adjusted for their number, and
+-- prints the interval it decided on.  compare_warnings() says what could
+-- still bend a ratio.  docs/methodology.md explains the model, why, and the
+-- simulation that checks it (test/calibration/, test/pg/calibration.t).
+
+-- The figures of one side of a comparison — one label's runs of one
+-- workload over one driver — on a log scale, where a ratio is a
+-- difference: the runs' mean and variance of log(value), and, for QPS,
+-- what the per-second samples inside the runs say: the pooled within-run
+-- variance of log QPS and its lag-1 autocorrelation (neighbouring seconds
+-- are alike, so n samples carry less than n samples' worth of
+-- information).  side is 'base' or 'other', not the label, so that a label
+-- compared with itself over two drivers stays two sides; check_drivers()
+-- refuses what would pool two drivers in one side.
+DROP FUNCTION IF EXISTS microbench.side_stats(text, text, text, text);
+CREATE OR REPLACE FUNCTION microbench.side_stats(base text, other text, metric text, phase text,
+                                                 base_driver text DEFAULT NULL,
+                                                 other_driver text DEFAULT NULL)
+RETURNS TABLE (side text, dbms text, label text, driver text, workload text, runs integer,
+               centre double precision, lo double precision, hi double precision,
+               mean_log double precision, var_log double precision, samples integer,
+               within_var double precision, within_rho double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH run_values AS (
+        SELECT s.side, r.run_id, r.dbms, r.label, r.driver, r.workload, microbench.metric_value(r, metric) AS v,
+               CASE WHEN metric = 'qps' THEN r.qps_per_second END AS per_second
+        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
+        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE r.phase = side_stats.phase
+          AND microbench.check_drivers(base, other, side_stats.phase, base_driver, other_driver)
+    ), seconds AS (
+        -- log QPS of each second, a stalled second (0 queries) taken as 1 query/s
+        SELECT v.run_id, s.ord, ln(greatest(s.q, 1)) AS l
+        FROM run_values v, unnest(v.per_second) WITH ORDINALITY AS s(q, ord)
+        WHERE v.v > 0
+    ), deviations AS (
+        SELECT s.run_id, s.ord, s.l - avg(s.l) OVER (PARTITION BY s.run_id) AS d
+        FROM seconds s
+    ), within_run AS (
+        SELECT d.run_id, count(*) AS n, sum(d.d * d.d) AS ss,
+               sum(d.d * d.next_d) AS lag1
+        FROM (SELECT dv.*, lead(dv.d) OVER (PARTITION BY dv.run_id ORDER BY dv.ord) AS next_d
+              FROM deviations dv) d
+        GROUP BY d.run_id
+    )
+    SELECT v.side, v.dbms, v.label, v.driver, v.workload, count(*)::integer,
+           -- the geometric mean when every value is positive (the centre the
+           -- interval is built around), else the median
+           CASE WHEN min(v.v) > 0 THEN exp(avg(ln(v.v)) FILTER (WHERE v.v > 0))
+                ELSE percentile_cont(0.5) WITHIN GROUP (ORDER BY v.v) END,
+           min(v.v), max(v.v),
+           avg(ln(v.v)) FILTER (WHERE v.v > 0),
+           var_samp(ln(v.v)) FILTER (WHERE v.v > 0),
+           coalesce(sum(w.n), 0)::integer,
+           CASE WHEN sum(w.n) > count(w.run_id) THEN sum(w.ss) / (sum(w.n) - count(w.run_id)) END,
+           CASE WHEN sum(w.ss) > 0 THEN least(greatest(sum(w.lag1) / sum(w.ss), 0), 0.95) END
+    FROM run_values v
+    LEFT JOIN within_run w ON w.run_id = v.run_id
+    WHERE v.v IS NOT NULL
+    GROUP BY v.side, v.dbms, v.label, v.driver, v.workload
+$$;
+
+-- How each pair of a comparison lines up: for every DBMS and workload, the
+-- base's and the other's runs of one round side by side (or, for runs that
+-- were not given a round, the k-th run of each side by time), their log
+-- values and difference, how long each waited for a CPU, and which server
+-- starts ran them.  A round's runs of one side are averaged (log scale).
+-- A pair whose two runs' shares of time spent waiting for a CPU differ by
+-- more than max_wait_difference from how they usually differ in that cell
+-- (the median over its pairs) saw two different machines — a neighbour
+-- took the CPU from one run and not the other — and is set aside
+-- (set_aside), named in the warnings and left out of the verdict.  The
+-- usual difference, not zero, because builds and settings differ in how
+-- much they wait (a server that waits for its WAL flushes competes less
+-- for the CPU); the pair's difference, not each run's own level, because a
+-- neighbour that slowed both runs of a pair alike is cancelled by the
+-- pair.  It takes three pairs to know what is usual: cells with fewer set
+-- nothing aside.
+CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
+                                                       phase text DEFAULT 'post',
+                                                       base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL,
+                                                       max_wait_difference double precision DEFAULT 0.1)
+RETURNS TABLE (dbms text, workload text, pair integer, by_round boolean,
+               base_run_ids bigint[], other_run_ids bigint[],
+               base_log double precision, other_log double precision, d double precision,
+               base_wait double precision, other_wait double precision,
+               usual_wait_difference double precision,
+               base_instance text, other_instance text, set_aside boolean)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT s.side, r.run_id, r.dbms, r.workload, r.round, r.instance, r.started_at,
+               microbench.metric_value(r, metric) AS v,
+               r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) AS wait
+        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
+        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE r.phase = comparison_pairs.phase
+          AND microbench.check_drivers(base, other, comparison_pairs.phase, base_driver, other_driver)
+    ), cells AS (
+        -- rounds pair the runs only when every run of the cell, on both
+        -- sides, has one; otherwise the runs pair up in the order they ran
+        SELECT r.dbms, r.workload, bool_and(r.round IS NOT NULL) AS by_round
+        FROM runs r
+        GROUP BY r.dbms, r.workload
+    ), keyed AS (
+        SELECT r.*, c.by_round,
+               CASE WHEN c.by_round THEN r.round
+                    ELSE (row_number() OVER (PARTITION BY r.side, r.dbms, r.workload
+                                             ORDER BY r.started_at, r.run_id))::integer END AS pair
+        FROM runs r
+        JOIN cells c ON c.dbms = r.dbms AND c.workload = r.workload
+        WHERE r.v > 0
+    ), sides AS (
+        SELECT k.side, k.dbms, k.workload, k.pair, k.by_round,
+               array_agg(k.run_id ORDER BY k.run_id) AS run_ids, avg(ln(k.v)) AS l,
+               max(k.wait) AS wait,
+               CASE WHEN count(DISTINCT k.instance) = 1 AND count(k.instance) = count(*)
+                    THEN min(k.instance) END AS instance
+        FROM keyed k
+        GROUP BY k.side, k.dbms, k.workload, k.pair, k.by_round
+    ), paired AS (
+        SELECT b.dbms, b.workload, b.pair, b.by_round, b.run_ids AS base_ids, o.run_ids AS other_ids,
+               b.l AS base_l, o.l AS other_l, b.wait AS base_wait, o.wait AS other_wait,
+               b.instance AS base_instance, o.instance AS other_instance
+        FROM sides b
+        JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
+        WHERE b.side = 'base'
+    ), usual AS (
+        SELECT p.dbms, p.workload,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY p.other_wait - p.base_wait) AS difference,
+               count(p.other_wait - p.base_wait) AS known
+        FROM paired p
+        GROUP BY p.dbms, p.workload
+    )
+    SELECT p.dbms, p.workload, p.pair, p.by_round, p.base_ids, p.other_ids, p.base_l, p.other_l,
+           p.other_l - p.base_l, p.base_wait, p.other_wait, u.difference, p.base_instance, p.other_instance,
+           coalesce(u.known >= 3
+                    AND abs((p.other_wait - p.base_wait) - u.difference) > max_wait_difference, false)
+    FROM paired p
+    JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
+    ORDER BY p.dbms, p.workload, p.pair
+$$;
+
+COMMENT ON FUNCTION microbench.comparison_pairs(text, text, text, text, text, text, double precision) IS
+    'the pairs of a comparison: per dbms, workload and round the two sides'' log values, their difference, CPU wait shares and server starts, and whether the pair is set aside as disturbed';
+
+-- The prior of the moderated variances (Smyth, "Linear models and
+-- empirical Bayes methods for assessing differential expression in
+-- microarray experiments", 2004): the cells of one comparison share a
+-- machine, builds and noise, so their sample variances s2[i] (on df[i]
+-- degrees of freedom) are taken as draws around a common prior_var,
+-- scaled inverse chi-square on prior_df degrees of freedom.  Both are
+-- fitted by the method of moments on log s2, whose mean and variance are
+-- digamma and trigamma of df/2.  A prior_df near 0 says the cells'
+-- variances are too unlike to pool (each cell keeps its own); a large
+-- one, that they are one variance seen through noise (the pooled value).
+-- Fewer than three cells with a variance: no prior (prior_df 0).
+CREATE OR REPLACE FUNCTION microbench.variance_prior(s2 double precision[], df double precision[],
+                                                     OUT prior_df double precision,
+                                                     OUT prior_var double precision)
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n      integer := 0;
+    e      double precision[] := '{}';
+    emean  double precision := 0;
+    evar   double precision := 0;
+    tri    double precision := 0;
+    i      integer;
+BEGIN
+    prior_df := 0;
+    prior_var := NULL;
+    FOR i IN 1 .. coalesce(cardinality(s2), 0) LOOP
+        IF s2[i] > 0 AND df[i] > 0 THEN
+            n := n + 1;
+            e := e || (ln(s2[i]) - microbench.digamma(df[i] / 2) + ln(df[i] / 2));
+            tri := tri + microbench.trigamma(df[i] / 2);
+        END IF;
+    END LOOP;
+    IF n < 3 THEN
+        RETURN;
+    END IF;
+    SELECT avg(x), var_samp(x) INTO emean, evar FROM unnest(e) x;
+    evar := evar - tri / n;
+    IF evar > 0 THEN
+        prior_df := least(2 * microbench.trigamma_inverse(evar), 1e4);
+        prior_var := exp(emean + microbench.digamma(prior_df / 2) - ln(prior_df / 2));
+    ELSE
+        -- the variances differ no more than sampling alone makes them
+        prior_df := 1e4;
+        prior_var := exp(emean);
+    END IF;
+END
+$$;
+
+-- The comparison behind every report: one row per DBMS and catalog
+-- workload that either side ran, with a verdict.  docs/methodology.md
+-- explains the model and how it was checked; in short:
+--   - the unit is the pair: the two sides' runs of one round, whose
+--     log-ratio is the observation (drift that slows both alike cancels);
+--   - pairs that ran on the same two server starts are one unit (their
+--     mean), so the luck of a start counts once; when all of a cell's pairs
+--     ran on one pair of starts, that luck cannot be seen in them and a
+--     spread of start_spread (a log-ratio standard deviation) is assumed;
+--   - a cell's variance is moderated towards the variance its fellow cells
+--     share (variance_prior, over the reads and the writes of each DBMS
+--     apart), so that three rounds give a usable interval;
+--   - pairs disturbed by a neighbour are set aside (comparison_pairs);
+--   - a cell is a difference when its interval excludes 1 and the change
+--     is at least threshold (the ratio at least 1 + threshold or at most
+--     1 / (1 + threshold)), equivalent when the interval lies inside
+--     1 / (1 + threshold) .. 1 + threshold, inconclusive otherwise; the decisions of the whole
+--     comparison are adjusted for their number (Benjamini-Hochberg, the
+--     differences and the equivalences each), and the interval printed is
+--     the false-coverage-rate adjusted one it was decided on
+--     (Benjamini-Yekutieli): a selected cell's at 1 - R·alpha/m, where R
+--     cells of m were selected; an undecided cell's at the wider of the two.
+-- Columns:
+--   ratio        exp(mean log-ratio of the pairs): the report's cell
+--   base_value, other_value  each side's geometric mean over all its runs
+--   ci_low/high, level  the interval, and its confidence level
+--   p_value      two-sided, for "no difference"; q_value: BH-adjusted
+--   verdict      difference, equivalent or inconclusive; significant =
+--                a difference; equivalent = shown the same
+--   method       pairs, starts (pairs grouped by their server starts),
+--                one start (start_spread assumed), seconds (one run a side:
+--                the seconds inside the runs), or NULL (no interval)
+--   basis        the same in words, with the pooling
+--   pairs, set_aside  pairs used, and pairs set aside as disturbed
+--   rounds_needed  for an undecided cell: about how many more rounds
+--                would decide it at its present spread (at most 1000; NULL
+--                when no number would: all pairs on one pair of starts)
+DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text);
+DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision,
+                                           text, text, text);
+CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
+                                              phase text DEFAULT 'post',
+                                              confidence double precision DEFAULT 0.95,
+                                              threshold double precision DEFAULT 0.02,
+                                              driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                              other_driver text DEFAULT NULL,
+                                              max_wait_difference double precision DEFAULT 0.1,
+                                              start_spread double precision DEFAULT 0.01)
+RETURNS TABLE (dbms text, workload text, grp text, group_order integer, report_order integer,
+               base_runs integer, other_runs integer, base_value double precision,
+               other_value double precision, ratio double precision,
+               base_spread double precision, other_spread double precision,
+               noise double precision, within_noise boolean,
+               ci_low double precision, ci_high double precision, p_value double precision,
+               q_value double precision, significant boolean, method text,
+               base_driver_used text, other_driver_used text,
+               verdict text, equivalent boolean, level double precision, basis text,
+               pairs integer, set_aside integer, rounds_needed integer)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH side AS (
+        SELECT s.*,
+               CASE WHEN s.runs > 1 AND s.centre > 0 THEN (s.hi - s.lo) / s.centre END AS spread,
+               -- one side's mean log value from the seconds inside its runs
+               s.samples * (1 - s.within_rho) / (1 + s.within_rho) AS samples_eff
+        FROM microbench.side_stats(base, other, metric, phase,
+                                   coalesce(compare.base_driver, compare.driver),
+                                   coalesce(compare.other_driver, compare.driver)) s
+    ), cells AS (
+        SELECT coalesce(b.dbms, o.dbms) AS dbms, coalesce(b.workload, o.workload) AS workload,
+               b.runs AS base_runs, o.runs AS other_runs, b.centre AS base_value, o.centre AS other_value,
+               b.spread AS base_spread, o.spread AS other_spread,
+               b.driver AS base_driver, o.driver AS other_driver,
+               -- the fallback of a cell with one run a side: the seconds
+               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
+                   b.within_var / b.samples_eff + o.within_var / o.samples_eff END AS se2_seconds,
+               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
+                   (b.within_var / b.samples_eff + o.within_var / o.samples_eff) ^ 2
+                   / nullif((b.within_var / b.samples_eff) ^ 2 / (b.samples_eff - 1)
+                            + (o.within_var / o.samples_eff) ^ 2 / (o.samples_eff - 1), 0) END AS df_seconds,
+               o.mean_log - b.mean_log AS d_sides
+        FROM (SELECT * FROM side WHERE side.side = 'base') b
+        FULL JOIN (SELECT * FROM side WHERE side.side = 'other') o
+               ON o.dbms = b.dbms AND o.workload = b.workload
+    ), pair_rows AS (
+        SELECT p.*,
+               p.base_instance IS NOT NULL AND p.other_instance IS NOT NULL
+                   AND p.base_instance <> p.other_instance AS two_starts
+        FROM microbench.comparison_pairs(base, other, metric, phase,
+                                         coalesce(compare.base_driver, compare.driver),
+                                         coalesce(compare.other_driver, compare.driver),
+                                         max_wait_difference) p
+    ), starts AS (
+        -- how the kept pairs of a cell sit on server starts
+        SELECT p.dbms, p.workload,
+               count(*) FILTER (WHERE NOT p.set_aside) AS n,
+               count(*) FILTER (WHERE p.set_aside) AS n_set_aside,
+               count(*) FILTER (WHERE NOT p.set_aside AND p.two_starts) AS n_two_starts,
+               count(DISTINCT p.base_instance || ' / ' || p.other_instance)
+                   FILTER (WHERE NOT p.set_aside AND p.two_starts) AS start_pairs
+        FROM pair_rows p
+        GROUP BY p.dbms, p.workload
+    ), units AS (
+        -- the unit of replication: a pair; or, where several pairs share
+        -- their two server starts (and not all of the cell's pairs do), the
+        -- mean of those pairs
+        SELECT p.dbms, p.workload,
+               CASE WHEN s.start_pairs >= 2 AND s.start_pairs < s.n AND p.two_starts
+                    THEN p.base_instance || ' / ' || p.other_instance ELSE p.pair::text END AS unit,
+               avg(p.d) AS d
+        FROM pair_rows p
+        JOIN starts s ON s.dbms = p.dbms AND s.workload = p.workload
+        WHERE NOT p.set_aside
+        GROUP BY 1, 2, 3
+    ), unit_stats AS (
+        SELECT u.dbms, u.workload, count(*) AS n_units, avg(u.d) AS mu, var_samp(u.d) AS s2
+        FROM units u
+        GROUP BY u.dbms, u.workload
+    ), classed AS (
+        SELECT u.*, w.grp = 'writes' AS writes, s.n, s.n_set_aside, s.start_pairs, s.n_two_starts,
+               -- all the pairs on one pair of starts: their luck is not in the spread
+               s.start_pairs = 1 AND s.n_two_starts = s.n AS one_start
+        FROM unit_stats u
+        JOIN starts s ON s.dbms = u.dbms AND s.workload = u.workload
+        JOIN microbench.workloads w ON w.name = u.workload
+    ), priors AS (
+        SELECT c.dbms, c.writes, count(*) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0) AS pooled,
+               sum(c.n_units - 1) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0) AS pooled_df,
+               (microbench.variance_prior(array_agg(c.s2) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0),
+                                          array_agg((c.n_units - 1)::double precision)
+                                              FILTER (WHERE c.n_units >= 2 AND c.s2 > 0))).*
+        FROM classed c
+        GROUP BY c.dbms, c.writes
+    ), moderated AS (
+        SELECT c.*, p.pooled, p.prior_df,
+               CASE WHEN p.prior_df > 0 THEN
+                        (p.prior_df * p.prior_var + (c.n_units - 1) * coalesce(c.s2, 0)) / (p.prior_df + c.n_units - 1)
+                    -- (identical pairs, as made-up runs can be: a variance of
+                    -- (0.0001%)^2 rather than none)
+                    WHEN c.n_units >= 2 THEN greatest(c.s2, 1e-12) END AS s2_unit,
+               -- the degrees of freedom: the prior's and the cell's own, but
+               -- never more than all the pooled cells hold together (a prior
+               -- fitted from five cells of three pairs knows their spread
+               -- from ten degrees of freedom, however alike they look)
+               CASE WHEN p.prior_df > 0
+                    THEN least(p.prior_df + c.n_units - 1,
+                               p.pooled_df + CASE WHEN c.n_units >= 2 AND c.s2 > 0 THEN 0 ELSE c.n_units - 1 END)
+                    ELSE c.n_units - 1 END AS df_unit
+        FROM classed c
+        LEFT JOIN priors p ON p.dbms = c.dbms AND p.writes = c.writes
+    ), estimated AS (
+        SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
+               m.df_unit,
+               CASE WHEN m.s2_unit > 0 THEN m.mu WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.d_sides END AS mu,
+               CASE WHEN m.s2_unit > 0 THEN
+                        m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
+                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.se2_seconds END AS se2,
+               CASE WHEN m.s2_unit > 0 THEN m.df_unit
+                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.df_seconds END AS df,
+               CASE WHEN m.s2_unit > 0 THEN
+                        CASE WHEN m.one_start THEN 'one start' WHEN m.start_pairs >= 2 AND m.start_pairs < m.n
+                             THEN 'starts' ELSE 'pairs' END
+                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN 'seconds' END AS method
+        FROM cells ce
+        LEFT JOIN moderated m ON m.dbms = ce.dbms AND m.workload = ce.workload
+    ), tested AS (
+        SELECT e.*,
+               ln(1 + threshold) AS bound,
+               -- the change, up or down, at least the threshold on the log scale
+               abs(e.mu) >= ln(1 + threshold) * (1 - 1e-12) AS beyond,
+               CASE WHEN e.se2 > 0 AND e.df > 0 THEN
+                   microbench.beta_inc(e.df / 2, 0.5, e.df / (e.df + e.mu ^ 2 / e.se2)) END AS p_diff,
+               CASE WHEN e.se2 > 0 AND e.df > 0 THEN
+                   CASE WHEN abs(e.mu) < ln(1 + threshold) THEN
+                       microbench.beta_inc(e.df / 2, 0.5, e.df / (e.df + (ln(1 + threshold) - abs(e.mu)) ^ 2 / e.se2))
+                   ELSE 1 END END AS p_eq
+        FROM estimated e
+    ), ranked AS (
+        SELECT t.*,
+               CASE WHEN t.beyond THEN t.p_diff ELSE 1 END AS p_d,
+               count(t.p_diff) OVER () AS m,
+               row_number() OVER (ORDER BY CASE WHEN t.beyond THEN t.p_diff ELSE 1 END NULLS LAST) AS k_d,
+               row_number() OVER (ORDER BY t.p_eq NULLS LAST) AS k_e
+        FROM tested t
+    ), selected AS (
+        -- Benjamini-Hochberg's step-up: R, the most decisions of each kind
+        -- whose k-th smallest p-value is within k·alpha/m
+        SELECT coalesce(max(r.k_d) FILTER (WHERE r.p_d <= r.k_d * (1 - confidence) / nullif(r.m, 0)), 0) AS r_d,
+               coalesce(max(r.k_e) FILTER (WHERE r.p_eq <= r.k_e * (1 - confidence) / nullif(r.m, 0)), 0) AS r_e
+        FROM ranked r
+    ), decided AS (
+        SELECT r.*, s.r_d, s.r_e,
+               greatest(s.r_d, 1) * (1 - confidence) / nullif(r.m, 0) AS alpha_d,
+               greatest(s.r_e, 1) * (1 - confidence) / nullif(r.m, 0) AS alpha_e,
+               CASE WHEN r.p_diff IS NULL THEN 'inconclusive'
+                    WHEN r.beyond AND r.p_d <= s.r_d * (1 - confidence) / r.m THEN 'difference'
+                    WHEN r.p_eq <= s.r_e * (1 - confidence) / r.m THEN 'equivalent'
+                    ELSE 'inconclusive' END AS verdict
+        FROM ranked r, selected s
+    ), intervals AS (
+        SELECT d.*,
+               CASE d.verdict WHEN 'difference' THEN d.alpha_d WHEN 'equivalent' THEN d.alpha_e
+                              ELSE least(d.alpha_d, d.alpha_e) END AS alpha
+        FROM decided d
+    ), widths AS (
+        SELECT i.*,
+               CASE WHEN i.se2 > 0 AND i.df > 0 THEN microbench.t_quantile(1 - least(i.alpha, 1) / 2, i.df) END AS t,
+               sqrt(i.se2) AS se
+        FROM intervals i
+    )
+    SELECT w.dbms, w.workload, wl.grp, wl.group_order, wl.report_order,
+           w.base_runs, w.other_runs, w.base_value, w.other_value,
+           coalesce(exp(w.mu), CASE WHEN w.base_value > 0 THEN w.other_value / w.base_value END) AS ratio,
+           w.base_spread, w.other_spread, greatest(w.base_spread, w.other_spread),
+           CASE WHEN coalesce(w.mu, w.base_value) IS NOT NULL THEN w.verdict <> 'difference' END,
+           exp(w.mu - w.t * w.se), exp(w.mu + w.t * w.se),
+           w.p_diff,
+           CASE WHEN w.p_diff IS NOT NULL THEN
+               least(1, min(w.p_d * w.m / w.k_d) OVER (ORDER BY w.k_d DESC ROWS UNBOUNDED PRECEDING)) END,
+           w.verdict = 'difference', w.method, w.base_driver, w.other_driver,
+           w.verdict, w.verdict = 'equivalent',
+           CASE WHEN w.t IS NOT NULL THEN 1 - w.alpha END,
+           CASE w.method
+               WHEN 'seconds' THEN 'the seconds of one run a side (run more rounds for an interval from runs)'
+               ELSE w.n_units || CASE w.method WHEN 'starts' THEN ' pairs of server starts (' || w.n || ' pairs)'
+                                              ELSE ' pairs' END
+                    || CASE WHEN w.method = 'one start'
+                            THEN ', all on one start of each build (a start-to-start spread of '
+                                 || round((start_spread * 100)::numeric, 1)::float8 || '% assumed)' ELSE '' END
+                    || CASE WHEN w.prior_df > 0 THEN
+                            ', spread pooled with ' || w.pooled || ' ' || CASE WHEN wl.grp = 'writes' THEN 'write' ELSE 'read' END
+                            || ' cells (' || round(w.df_unit::numeric, 1)::float8 || ' degrees of freedom)'
+                            ELSE '' END
+           END,
+           coalesce(w.n, 0)::integer, coalesce(w.n_set_aside, 0)::integer,
+           CASE WHEN w.verdict = 'inconclusive' AND w.s2_unit > 0 AND w.t IS NOT NULL THEN
+               (SELECT CASE WHEN g.gap > 0 AND g.room > 0
+                            THEN least(greatest(ceil(w.s2_unit / g.room) - w.n_units, 1), 1000)::integer END
+                FROM (SELECT gap, gap ^ 2 / w.t ^ 2 - CASE WHEN w.one_start THEN start_spread ^ 2 ELSE 0 END AS room
+                      FROM (SELECT CASE WHEN w.beyond THEN abs(w.mu) ELSE w.bound - abs(w.mu) END AS gap) g0) g)
+           END
+    FROM widths w
+    JOIN microbench.workloads wl ON wl.name = w.workload
+    ORDER BY microbench.dbms_order(w.dbms), wl.report_order
+$$;
+
+COMMENT ON FUNCTION microbench.compare(text, text, text, text, double precision, double precision, text, text, text,
+                                       double precision, double precision) IS
+    'per dbms and workload: the ratio other/base from the pairs of runs, its adjusted interval, p-value, and verdict (difference, equivalent, inconclusive), what the interval rests on, and about how many more rounds would decide an undecided cell';
+
+-- Mann-Whitney's rank test of two samples, normal approximation: the
+-- two-sided p-value that they come from one distribution.  For the drift
+-- warnings, whose samples are a few dozen canary timings or steal
+-- fractions with outliers a t-test would be thrown by.
+CREATE OR REPLACE FUNCTION microbench.rank_test_p(a double precision[], b double precision[])
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH v AS (
+        SELECT x, 1 AS side FROM unnest(a) x WHERE x IS NOT NULL
+        UNION ALL
+        SELECT x, 2 FROM unnest(b) x WHERE x IS NOT NULL
+    ), ranked AS (
+        -- average ranks for ties
+        SELECT side, (rank() OVER (ORDER BY x) + rank() OVER (ORDER BY x DESC) * -1
+                      + count(*) OVER () + 1) / 2.0 AS r
+        FROM v
+    ), u AS (
+        SELECT count(*) FILTER (WHERE side = 1) AS n1, count(*) FILTER (WHERE side = 2) AS n2,
+               sum(r) FILTER (WHERE side = 1) AS r1
+        FROM ranked
+    )
+    SELECT CASE WHEN n1 >= 3 AND n2 >= 3 THEN
+        2 * (1 - microbench.normal_cdf(abs(r1 - n1 * (n1 + 1) / 2.0 - n1 * n2 / 2.0)
+                                       / sqrt(n1 * n2 * (n1 + n2 + 1) / 12.0)))
+    END
+    FROM u
+$$;
+
+-- What can make the ratios of a comparison wrong although each run was
+-- measured right, one line per finding and DBMS:
+--   host-speed  the host-speed canary (or steal time) differed between the
+--               labels' runs: the machine was not the same for both;
+--   trend       a label's QPS moved round after round in one direction,
+--               over all its workloads (pooled regression of log QPS on the
+--               round, each workload centred on its own mean);
+--   data-state  the two labels' runs of a workload read data in a
+--               different state (sizes, dead rows, visibility, undo
+--               history beyond state_threshold);
+--   disturbed   pairs set aside because their two runs' CPU waits differ
+--               by more than max_wait_difference from how the cell's pairs
+--               usually differ (comparison_pairs), the worst five named.
+-- A finding needs p < 0.01 and a size of at least the threshold, so that
+-- warnings are rare when nothing is wrong.  The sides and their drivers are
+-- those of compare(), and the messages name a side by label and driver
+-- when a driver was chosen ("gcc over pgsql").
+DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision,
+                                                    text, text, text);
+CREATE OR REPLACE FUNCTION microbench.compare_warnings(base text, other text, phase text DEFAULT 'post',
+                                                       threshold double precision DEFAULT 0.02,
+                                                       state_threshold double precision DEFAULT 0.10,
+                                                       driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL,
+                                                       max_wait_difference double precision DEFAULT 0.1)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH sides AS (
+        SELECT s.side, s.label, s.driver, microbench.side_name(s.label, s.driver) AS name
+        FROM (VALUES ('base', base, coalesce(compare_warnings.base_driver, compare_warnings.driver)),
+                     ('other', other, coalesce(compare_warnings.other_driver, compare_warnings.driver)))
+             AS s(side, label, driver)
+    ), names AS (
+        SELECT max(s.name) FILTER (WHERE s.side = 'base') AS base_name,
+               max(s.name) FILTER (WHERE s.side = 'other') AS other_name
+        FROM sides s
+    ), runs AS (
+        SELECT s.side, s.name, r.*, ln(r.qps) AS l,
+               r.host_cpu_steal_seconds
+                   / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
+                            + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
+        FROM sides s
+        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE r.phase = compare_warnings.phase AND r.qps > 0
+          AND microbench.check_drivers(base, other, compare_warnings.phase,
+                                       coalesce(compare_warnings.base_driver, compare_warnings.driver),
+                                       coalesce(compare_warnings.other_driver, compare_warnings.driver))
+    ), canary AS (
+        SELECT r.dbms,
+               array_agg(c.us) FILTER (WHERE r.side = 'base') AS b,
+               array_agg(c.us) FILTER (WHERE r.side = 'other') AS o
+        FROM runs r, LATERAL (VALUES (r.canary_before_us), (r.canary_after_us)) c(us)
+        WHERE c.us > 0
+        GROUP BY r.dbms
+    ), canary_found AS (
+        SELECT c.dbms, 'host-speed'::text AS kind,
+               format('%s: the machine ran at a different speed for the two labels: the host-speed canary took %s us (median) in the runs of %s and %s us in those of %s (%s%% %s for %s, p = %s); ratios mix the builds'' difference with the machine''s',
+                      microbench.dbms_short(c.dbms), round(m.b::numeric), n.base_name, round(m.o::numeric), n.other_name,
+                      round(abs(m.o / m.b - 1)::numeric * 100), CASE WHEN m.o > m.b THEN 'slower' ELSE 'faster' END,
+                      n.other_name, to_char(p.p, 'FM0.0000')) AS message
+        FROM canary c, names n,
+             LATERAL (SELECT (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(c.b) x) AS b,
+                             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(c.o) x) AS o) m,
+             LATERAL (SELECT microbench.rank_test_p(c.b, c.o) AS p) p
+        WHERE p.p < 0.01 AND abs(m.o / m.b - 1) >= threshold
+    ), steal AS (
+        SELECT r.dbms,
+               avg(r.steal) FILTER (WHERE r.side = 'base') AS b,
+               avg(r.steal) FILTER (WHERE r.side = 'other') AS o,
+               microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.side = 'base'),
+                                      array_agg(r.steal) FILTER (WHERE r.side = 'other')) AS p
+        FROM runs r
+        WHERE r.steal IS NOT NULL
+        GROUP BY r.dbms
+    ), steal_found AS (
+        SELECT s.dbms, 'host-speed'::text,
+               format('%s: steal time differed between the two labels: %s%% of the host''s CPU time in the runs of %s, %s%% in those of %s (p = %s)',
+                      microbench.dbms_short(s.dbms), round(s.b::numeric * 100, 1), n.base_name,
+                      round(s.o::numeric * 100, 1), n.other_name, to_char(s.p, 'FM0.0000'))
+        FROM steal s, names n
+        WHERE s.p < 0.01 AND abs(s.b - s.o) >= 0.01
+    ), rounds AS (
+        -- each run's round (its place in time among the side's runs of that
+        -- workload); label is the side's name, for the message
+        SELECT r.dbms, r.side, r.name AS label, r.workload,
+               (row_number() OVER w - 1)::double precision AS round, r.l,
+               count(*) OVER (PARTITION BY r.dbms, r.side, r.workload) AS k
+        FROM runs r
+        WINDOW w AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.started_at, r.run_id)
+    ), centred AS (
+        SELECT c.dbms, c.side, c.label, c.workload, c.k, c.round,
+               c.round - avg(c.round) OVER p AS x, c.l - avg(c.l) OVER p AS y
+        FROM rounds c
+        WHERE c.k >= 2
+        WINDOW p AS (PARTITION BY c.dbms, c.side, c.workload)
+    ), slopes AS (
+        SELECT c.dbms, c.side, c.label, sum(c.x * c.y) / nullif(sum(c.x * c.x), 0) AS slope, sum(c.x * c.x) AS sxx,
+               sum(c.y * c.y) AS syy, count(*) AS n, count(DISTINCT c.workload) AS workloads,
+               count(DISTINCT c.round) AS rounds
+        FROM centred c
+        GROUP BY c.dbms, c.side, c.label
+    ), round_means AS (
+        -- each round's level against the side's mean, over all its workloads
+        SELECT c.dbms, c.side, c.round, avg(c.y) AS mean_y, count(*) AS n
+        FROM centred c
+        GROUP BY c.dbms, c.side, c.round
+    ), trend_fit AS (
+        SELECT s.*, sqrt(sum((c.y - s.slope * c.x) ^ 2) / nullif(s.n - s.workloads - 1, 0) / s.sxx) AS se,
+               -- rounds as a factor: a one-way analysis of variance, which also
+               -- sees a level that fell and came back (a neighbour for a while)
+               (SELECT sum(m.n * m.mean_y ^ 2) FROM round_means m
+                WHERE m.dbms = s.dbms AND m.side = s.side) AS ss_rounds,
+               (SELECT string_agg(to_char((exp(m.mean_y) - 1) * 100, 'FMS990') || '%', ' ' ORDER BY m.round)
+                FROM round_means m WHERE m.dbms = s.dbms AND m.side = s.side) AS levels,
+               (SELECT max(abs(exp(m.mean_y) - 1)) FROM round_means m
+                WHERE m.dbms = s.dbms AND m.side = s.side) AS largest
+        FROM slopes s JOIN centred c ON c.dbms = s.dbms AND c.side = s.side
+        WHERE s.slope IS NOT NULL
+        GROUP BY s.dbms, s.side, s.label, s.slope, s.sxx, s.syy, s.n, s.workloads, s.rounds
+    ), trend_tests AS (
+        SELECT t.*,
+               CASE WHEN t.se > 0 AND t.n - t.workloads - 1 >= 1
+                    THEN 2 * (1 - microbench.t_cdf(abs(t.slope) / t.se, t.n - t.workloads - 1)) END AS p_trend,
+               -- F = (SS_rounds / (R - 1)) / (SS_rest / (N - W - R + 1)), its upper tail by the incomplete beta
+               CASE WHEN t.rounds >= 3 AND t.n - t.workloads - t.rounds + 1 >= 1 AND t.syy - t.ss_rounds > 0
+                    THEN microbench.beta_inc((t.n - t.workloads - t.rounds + 1) / 2.0, (t.rounds - 1) / 2.0,
+                                             (t.syy - t.ss_rounds) / t.syy) END AS p_rounds
+        FROM trend_fit t
+    ), trend_found AS (
+        SELECT t.dbms, 'trend'::text,
+               CASE WHEN t.p_trend < 0.01 AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold THEN
+                   format('%s: the QPS of %s %s from round to round (%s%% per round over %s rounds, %s workloads, p = %s): the machine or the data changed while it ran',
+                          microbench.dbms_short(t.dbms), t.label, CASE WHEN t.slope < 0 THEN 'falls' ELSE 'rises' END,
+                          to_char((exp(t.slope) - 1) * 100, 'FMS990.0'), t.rounds, t.workloads, to_char(t.p_trend, 'FM0.0000'))
+               ELSE
+                   format('%s: the QPS of %s changed from round to round (each round against the mean: %s; %s workloads, p = %s): the machine or the data changed while it ran, and the intervals are wider for it',
+                          microbench.dbms_short(t.dbms), t.label, t.levels, t.workloads, to_char(t.p_rounds, 'FM0.0000'))
+               END
+        FROM trend_tests t
+        WHERE (t.p_trend < 0.01 AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold)
+           OR (t.p_rounds < 0.01 AND t.largest >= threshold)
+    ), states AS (
+        -- the median of each fingerprint figure per side and workload
+        SELECT r.dbms, r.workload, f.key,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.side = 'base') AS b,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.side = 'other') AS o,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY coalesce((r.data_state->>'live_rows')::double precision,
+                                                                   (r.data_state->>'rows')::double precision)) AS rows
+        FROM runs r, jsonb_each_text(r.data_state) f
+        WHERE jsonb_typeof(r.data_state -> f.key) = 'number'
+        GROUP BY r.dbms, r.workload, f.key
+    ), state_diffs AS (
+        SELECT s.*,
+               CASE WHEN s.key IN ('dead_rows', 'history_length') THEN abs(s.o - s.b) / greatest(s.rows, 1)
+                    WHEN s.key = 'all_visible' THEN abs(s.o - s.b)
+                    ELSE abs(s.o - s.b) / greatest(s.b, 1) END AS diff
+        FROM states s
+        WHERE s.b IS NOT NULL AND s.o IS NOT NULL
+    ), state_found AS (
+        SELECT d.dbms, 'data-state'::text,
+               format('%s: the two labels read data in a different state in %s workload(s), e.g. %s; reload the same data before each label''s runs (microbench-compare does)',
+                      microbench.dbms_short(d.dbms), count(DISTINCT d.workload),
+                      (array_agg(format('%s: %s %s for %s, %s for %s', d.workload, d.key, round(d.b::numeric, 2)::float8, n.base_name,
+                                        round(d.o::numeric, 2)::float8, n.other_name) ORDER BY d.diff DESC))[1])
+        FROM state_diffs d, names n
+        WHERE d.diff > state_threshold
+        GROUP BY d.dbms
+    ), disturbed AS (
+        SELECT p.*, row_number() OVER (PARTITION BY p.dbms
+                                       ORDER BY abs(p.other_wait - p.base_wait - p.usual_wait_difference) DESC) AS worst
+        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
+                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
+                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
+                                         max_wait_difference) p
+        WHERE p.set_aside
+    ), disturbed_found AS (
+        SELECT d.dbms, 'disturbed'::text,
+               format('%s: %s pair(s) set aside, their two runs having waited for a CPU for shares of their time unlike the cell''s other pairs (something else took the CPU from one of them): %s%s',
+                      microbench.dbms_short(d.dbms), count(*),
+                      string_agg(format('%s %s %s (%s %s%%, %s %s%%; usually %s points apart)', d.workload,
+                                        CASE WHEN d.by_round THEN 'round' ELSE 'pair' END, d.pair,
+                                        n.base_name, round((d.base_wait * 100)::numeric), n.other_name,
+                                        round((d.other_wait * 100)::numeric),
+                                        round((d.usual_wait_difference * 100)::numeric)), ', ' ORDER BY d.worst)
+                          FILTER (WHERE d.worst <= 5),
+                      CASE WHEN count(*) > 5 THEN ', ...' ELSE '' END)
+        FROM disturbed d, names n
+        GROUP BY d.dbms
+    )
+    SELECT f.* FROM (
+        SELECT * FROM canary_found
+        UNION ALL SELECT * FROM steal_found
+        UNION ALL SELECT * FROM trend_found
+        UNION ALL SELECT * FROM state_found
+        UNION ALL SELECT * FROM disturbed_found
+    ) f
+    ORDER BY microbench.dbms_order(f.dbms), f.kind, f.message
+$$;
+
+COMMENT ON FUNCTION microbench.compare_warnings(text, text, text, double precision, double precision, text, text, text,
+                                                double precision) IS
+    'what may make the ratios of compare(base, other) wrong: the machine''s speed or steal time differed between the labels, a label''s QPS trended over rounds, the two sides read data in a different state, or pairs of runs were set aside as disturbed';
+

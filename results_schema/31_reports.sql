@@ -1,0 +1,508 @@
+-- 31_reports.sql — relative-QPS reports over microbench.runs.
+--
+-- The user's deliverable is a table of QPS(other build) / QPS(base build)
+-- per DBMS and microbenchmark, in the catalog's groups and order, laid out
+-- as in the gcc-vs-clang report, each cell with its verdict
+-- (microbench.compare(), 30_compare.sql): a difference (the ratio alone),
+-- the same within the threshold ("="), or not decided yet ("?").  Under the
+-- table, a legend and the warnings (compare_warnings).  Text, markdown and
+-- CSV here; SVG in 40_svg.sql.  Plain SQL, so it works in a results
+-- database without the extension.  docs/methodology.md explains the
+-- verdicts, docs/reports.md the reports.
+
+-- One report cell: the ratio with two decimals and its verdict's mark —
+-- nothing for a difference, "=" for the same within the threshold, "?" for
+-- not decided yet — or "-" when there is no data.
+DROP FUNCTION IF EXISTS microbench.report_cell(double precision, boolean);
+CREATE OR REPLACE FUNCTION microbench.report_cell(ratio double precision, verdict text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN ratio IS NULL THEN '-'
+                ELSE to_char(ratio, 'FM999999999990.00')
+                     || CASE verdict WHEN 'difference' THEN '' WHEN 'equivalent' THEN '=' ELSE '?' END END
+$$;
+
+-- The grid every format prints: one row per (column, workload) with the
+-- cell text and its statistics; columns are the DBMS (two-label report) or
+-- the labels (relative series).  Rows exist for every catalog workload of
+-- a group in which some column has data.  base_driver and other_driver
+-- choose the sides' drivers as in compare(); a label column is named by
+-- its side ("gcc over pgsql") when other_driver is chosen.
+DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean);
+DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision,
+                                               text, text);
+CREATE OR REPLACE FUNCTION microbench.report_grid(base text, others text[], metric text, phase text,
+                                                  by_label boolean,
+                                                  confidence double precision DEFAULT 0.95,
+                                                  threshold double precision DEFAULT 0.02,
+                                                  base_driver text DEFAULT NULL,
+                                                  other_driver text DEFAULT NULL)
+RETURNS TABLE (column_order integer, column_name text, dbms text, grp text, group_order integer,
+               report_order integer, workload text, cell text, ratio double precision,
+               within_noise boolean, repeated boolean, ci_low double precision,
+               ci_high double precision, p_value double precision, significant boolean,
+               method text, verdict text, level double precision, basis text,
+               pairs integer, set_aside integer, rounds_needed integer)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH cmp AS (
+        SELECT o.ord, o.label, c.*
+        FROM unnest(others) WITH ORDINALITY AS o(label, ord),
+             LATERAL microbench.compare(base, o.label, metric, phase, confidence, threshold,
+                                        base_driver => report_grid.base_driver,
+                                        other_driver => report_grid.other_driver) c
+    ), cols AS (
+        SELECT DISTINCT
+               CASE WHEN by_label THEN ord::integer ELSE microbench.dbms_order(c.dbms) END AS column_order,
+               CASE WHEN by_label THEN microbench.side_name(c.label, report_grid.other_driver)
+                    ELSE microbench.dbms_short(c.dbms) END AS column_name,
+               CASE WHEN by_label THEN c.label ELSE c.dbms END AS key,
+               c.dbms
+        FROM cmp c
+    ), groups AS (
+        SELECT DISTINCT c.group_order FROM cmp c
+    )
+    SELECT cols.column_order, cols.column_name, cols.dbms, w.grp, w.group_order, w.report_order,
+           w.name, microbench.report_cell(c.ratio, c.verdict), c.ratio, c.within_noise,
+           coalesce(c.base_runs > 1 OR c.other_runs > 1, false),
+           c.ci_low, c.ci_high, c.p_value, c.significant, c.method,
+           c.verdict, c.level, c.basis, c.pairs, c.set_aside, c.rounds_needed
+    FROM cols
+    CROSS JOIN microbench.workloads w
+    JOIN groups g ON g.group_order = w.group_order
+    LEFT JOIN cmp c ON c.workload = w.name AND c.dbms = cols.dbms
+                   AND (NOT by_label OR c.label = cols.key)
+$$;
+
+-- What the columns and marks of a report mean, said once under it, a line
+-- each: the DBMS names of its columns, what a cell divides by what (cells,
+-- e.g. "QPS(clang) / QPS(gcc)"), the three verdicts, and what the
+-- intervals are (the markdown report prints them).
+DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
+DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision, text);
+CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
+                                                    confidence double precision DEFAULT 0.95,
+                                                    threshold double precision DEFAULT 0.02,
+                                                    cells text DEFAULT NULL)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT E'\n\n' || prefix || string_agg(d.legend, ', ' ORDER BY microbench.dbms_order(d.dbms))
+           || E'\n' || prefix || 'cells: ' || coalesce(cells || ', ', '')
+           || 'from the runs paired round by round; - means no data'
+           || E'\n' || prefix || '1.04: a difference: the interval excludes 1 and the change is at least ' || t.pct || '%'
+           || ' (' || to_char(1 + threshold, 'FM0.000') || ' or more, ' || to_char(1 / (1 + threshold), 'FM0.000') || ' or less)'
+           || E'\n' || prefix || '1.00=: the same within ±' || t.pct || '%: the whole interval lies inside '
+           || to_char(1 / (1 + threshold), 'FM0.000') || ' .. ' || to_char(1 + threshold, 'FM0.000')
+           || E'\n' || prefix || '0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it'
+           || E'\n' || prefix || 'intervals: ' || round((confidence * 100)::numeric, 1)::float8
+           || '% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells'
+    FROM (SELECT DISTINCT e->>'dbms' AS dbms,
+                 CASE e->>'dbms' WHEN 'postgres' THEN 'pg: Postgres' WHEN 'mysql' THEN 'my: MySQL'
+                                 WHEN 'mariadb' THEN 'ma: MariaDB' END AS legend
+          FROM jsonb_array_elements(grid_rows) e WHERE e->>'dbms' IS NOT NULL) d,
+         (SELECT round((threshold * 100)::numeric, 1)::float8::text AS pct) t
+    GROUP BY t.pct
+$$;
+
+-- A cell of the markdown report: the text cell, its interval when there is
+-- one, and for an undecided cell about how many more rounds would decide it.
+DROP FUNCTION IF EXISTS microbench.report_cell_interval(text, double precision, double precision);
+CREATE OR REPLACE FUNCTION microbench.report_cell_interval(cell text, ci_low double precision,
+                                                           ci_high double precision,
+                                                           rounds_needed integer DEFAULT NULL,
+                                                           verdict text DEFAULT NULL)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT cell || CASE WHEN ci_low IS NULL THEN '' ELSE
+        ' [' || to_char(ci_low, 'FM999999999990.00') || ', ' || to_char(ci_high, 'FM999999999990.00') || ']' END
+        || CASE WHEN verdict = 'inconclusive' THEN
+               CASE WHEN ci_low IS NULL THEN ' (too few runs for an interval)'
+                    WHEN rounds_needed IS NULL THEN ' (more rounds on the same server starts cannot decide it)'
+                    WHEN rounds_needed > 100 THEN ' (more than 100 more rounds)'
+                    ELSE ' (~' || rounds_needed || ' more round' || CASE WHEN rounds_needed > 1 THEN 's' ELSE '' END || ')' END
+           ELSE '' END
+$$;
+
+DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
+DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision);
+-- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
+-- columns are 8 characters wide as in the seed, wider when a column's name
+-- (a label, in a series) needs it.
+CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text,
+                                                   confidence double precision DEFAULT 0.95,
+                                                   threshold double precision DEFAULT 0.02,
+                                                   cells text DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    result  text := '';
+    g       record;
+    w       record;
+    header  text;
+    width   integer;
+BEGIN
+    IF format NOT IN ('text', 'markdown', 'csv') THEN
+        RAISE EXCEPTION 'unknown report format "%"', format
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Use text, markdown, csv or svg.';
+    END IF;
+    SELECT greatest(8, max(length(e->>'column_name')) + 2) INTO width
+    FROM jsonb_array_elements(grid_rows) e;
+
+    IF format = 'csv' THEN
+        SELECT 'group,workload,' || string_agg(format('%s,%s_ci_low,%s_ci_high,%s_significant,%s_verdict,%s_rounds_needed',
+                                                      c.column_name, c.column_name, c.column_name, c.column_name,
+                                                      c.column_name, c.column_name),
+                                               ',' ORDER BY c.column_order)
+        INTO header
+        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
+              FROM jsonb_array_elements(grid_rows) e) c;
+        result := header;
+        FOR w IN
+            SELECT e->>'grp' AS grp, e->>'workload' AS workload,
+                   string_agg(concat_ws(',',
+                                  coalesce(to_char((e->>'ratio')::float8, 'FM999999999990.00'), ''),
+                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999999999990.0000'), ''),
+                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999999999990.0000'), ''),
+                                  CASE WHEN e->>'ratio' IS NULL THEN ''
+                                       ELSE coalesce(e->>'significant', 'false') END,
+                                  coalesce(e->>'verdict', ''),
+                                  coalesce(e->>'rounds_needed', '')),
+                              ',' ORDER BY (e->>'column_order')::int) AS cells
+            FROM jsonb_array_elements(grid_rows) e
+            GROUP BY 1, 2, (e->>'group_order')::int, (e->>'report_order')::int
+            ORDER BY (e->>'group_order')::int, (e->>'report_order')::int
+        LOOP
+            result := result || E'\n' || w.grp || ',' || w.workload || ',' || w.cells;
+        END LOOP;
+        RETURN result;
+    END IF;
+
+    FOR g IN
+        SELECT DISTINCT (e->>'group_order')::int AS group_order, e->>'grp' AS grp
+        FROM jsonb_array_elements(grid_rows) e ORDER BY 1
+    LOOP
+        IF result <> '' THEN
+            result := result || E'\n\n';
+        END IF;
+        SELECT CASE format
+                   WHEN 'text' THEN string_agg(rpad(c.column_name, width), '' ORDER BY c.column_order)
+                   ELSE '| ' || string_agg(c.column_name, ' | ' ORDER BY c.column_order) || E' | microbenchmark |\n|'
+                        || repeat('---:|', count(*)::int) || '---|'
+               END
+        INTO header
+        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
+              FROM jsonb_array_elements(grid_rows) e WHERE (e->>'group_order')::int = g.group_order) c;
+        result := result || CASE format WHEN 'text' THEN '-- ' ELSE '### ' END || g.grp
+                  || E'\n' || rtrim(header);
+        FOR w IN
+            SELECT e->>'workload' AS workload,
+                   CASE format
+                       WHEN 'text' THEN string_agg(rpad(e->>'cell', width), '' ORDER BY (e->>'column_order')::int)
+                       ELSE '| ' || string_agg(microbench.report_cell_interval(e->>'cell', (e->>'ci_low')::float8,
+                                                                               (e->>'ci_high')::float8,
+                                                                               (e->>'rounds_needed')::int,
+                                                                               e->>'verdict'),
+                                               ' | ' ORDER BY (e->>'column_order')::int) || ' | '
+                   END AS cells
+            FROM jsonb_array_elements(grid_rows) e
+            WHERE (e->>'group_order')::int = g.group_order
+            GROUP BY e->>'workload', (e->>'report_order')::int
+            ORDER BY (e->>'report_order')::int
+        LOOP
+            result := result || E'\n' || w.cells || w.workload || CASE format WHEN 'text' THEN '' ELSE ' |' END;
+        END LOOP;
+    END LOOP;
+    RETURN result || microbench.report_footer(grid_rows, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
+                                              confidence, threshold, cells);
+END
+$$;
+
+-- The warnings under a report, one line each (of one DBMS when only_dbms),
+-- for the sides compare() had: base_driver and other_driver as there.
+DROP FUNCTION IF EXISTS microbench.warnings_caption(text, text[], text, text, double precision, text);
+CREATE OR REPLACE FUNCTION microbench.warnings_caption(base text, others text[], phase text, prefix text,
+                                                       threshold double precision, only_dbms text,
+                                                       base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(E'\n' || prefix || 'warning: ' || w.message, '' ORDER BY o.ord), '')
+    FROM unnest(others) WITH ORDINALITY AS o(label, ord),
+         LATERAL microbench.compare_warnings(base, o.label, phase, threshold,
+                                             base_driver => warnings_caption.base_driver,
+                                             other_driver => warnings_caption.other_driver) w
+    WHERE only_dbms IS NULL OR w.dbms = only_dbms
+$$;
+
+-- How each side's runs were driven, when not with the defaults (prepared
+-- statements, no rate or event limit, no reconnects): a line under the
+-- report, because such runs measure something else.  drivers[i] is the
+-- driver chosen for labels[i] (NULL, or no array: all its runs).
+DROP FUNCTION IF EXISTS microbench.options_caption(text[], text, text);
+CREATE OR REPLACE FUNCTION microbench.options_caption(labels text[], phase text, prefix text,
+                                                      drivers text[] DEFAULT NULL)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH per_label AS (
+        SELECT l.label, l.driver, l.ord,
+               string_agg(DISTINCT concat_ws(' ',
+                   CASE WHEN r.ps_mode <> 'auto' THEN 'ps_mode=' || r.ps_mode END,
+                   CASE WHEN r.rate IS NOT NULL THEN 'rate=' || r.rate END,
+                   CASE WHEN r.event_limit IS NOT NULL THEN 'events=' || r.event_limit END,
+                   CASE WHEN r.reconnect IS NOT NULL THEN 'reconnect=' || r.reconnect END), ' | ') AS opts
+        FROM unnest(labels, drivers) WITH ORDINALITY AS l(label, driver, ord)
+        JOIN microbench.runs r ON r.label = l.label AND r.phase = options_caption.phase
+                              AND (l.driver IS NULL OR r.driver = l.driver)
+        GROUP BY l.label, l.driver, l.ord
+    )
+    SELECT CASE WHEN bool_or(p.opts <> '') THEN
+        E'\n' || prefix || 'run options: '
+        || string_agg(microbench.side_name(p.label, p.driver) || ' '
+                      || CASE WHEN p.opts = '' THEN 'defaults' ELSE p.opts END, '; ' ORDER BY p.ord)
+    ELSE '' END
+    FROM per_label p
+$$;
+
+-- The seed's report: QPS(other) / QPS(base) per DBMS, in four groups,
+-- with the marks, legend and warnings of microbench.compare().  driver
+-- chooses the driver of both sides, base_driver and other_driver that of
+-- one: bench_report('gcc', 'clang', driver => 'pgsql') compares two builds
+-- over the wire, bench_report('gcc', 'gcc', base_driver => 'extension',
+-- other_driver => 'pgsql') what the protocol path costs one build.
+-- Without them, a label whose runs of one DBMS and workload come from two
+-- drivers is refused (check_drivers), never pooled.
+DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text);
+DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text, double precision, double precision);
+CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
+                                                   phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                                                   confidence double precision DEFAULT 0.95,
+                                                   threshold double precision DEFAULT 0.02,
+                                                   driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                                   other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bd       text := coalesce(base_driver, driver);
+    od       text := coalesce(other_driver, driver);
+    missing  record;
+BEGIN
+    -- a side without runs (the base first): an empty report
+    SELECT s.label, s.drv INTO missing
+    FROM (VALUES (1, base, bd), (2, other, od)) AS s(ord, label, drv)
+    WHERE NOT EXISTS (SELECT 1 FROM microbench.runs r
+                      WHERE r.label = s.label AND r.phase = bench_report.phase
+                        AND (s.drv IS NULL OR r.driver = s.drv))
+    ORDER BY s.ord
+    LIMIT 1;
+    IF FOUND THEN
+        PERFORM microbench.check_metric(metric);
+        RAISE NOTICE 'no runs of label "%"% in phase %', missing.label,
+            CASE WHEN missing.drv IS NULL THEN '' ELSE ' over driver ' || missing.drv END, phase;
+        RETURN '';
+    END IF;
+    RETURN coalesce(microbench.relative_report(base, ARRAY[other], format, phase, metric, false,
+                                               confidence, threshold, NULL, bd, od), '');
+END
+$$;
+
+COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text, double precision, double precision, text, text, text) IS
+    'relative report QPS(other)/QPS(base) per dbms in the seed layout, ~ on cells that are not a significant difference; format text, markdown, csv or svg; driver, base_driver, other_driver choose the runs'' driver';
+
+-- The body of both reports: the grid of base against others (columns per
+-- DBMS, or per label when by_label; one DBMS's rows only when only_dbms),
+-- laid out in a format, with the captions under it.  NULL when no run of
+-- base or the others is in the grid.  base_driver and other_driver choose
+-- the sides' drivers as in compare(); the captions then name each side by
+-- label and driver ("QPS(gcc over pgsql) / QPS(gcc in-server)").
+DROP FUNCTION IF EXISTS microbench.relative_report(text, text[], text, text, text, boolean,
+                                                   double precision, double precision, text);
+CREATE OR REPLACE FUNCTION microbench.relative_report(base text, others text[], format text, phase text,
+                                                      metric text, by_label boolean,
+                                                      confidence double precision, threshold double precision,
+                                                      only_dbms text DEFAULT NULL,
+                                                      base_driver text DEFAULT NULL,
+                                                      other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    grid         jsonb;
+    prefix       text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
+    m            text := CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END;
+    base_name    text := microbench.side_name(base, base_driver);
+    other_names  text[] := ARRAY(SELECT microbench.side_name(o.label, other_driver)
+                                 FROM unnest(others) WITH ORDINALITY AS o(label, ord) ORDER BY o.ord);
+BEGIN
+    PERFORM microbench.check_metric(metric);
+    IF confidence IS NULL OR confidence <= 0 OR confidence >= 1 OR threshold IS NULL OR threshold < 0 THEN
+        RAISE EXCEPTION 'confidence must be between 0 and 1 and threshold at least 0, not % and %', confidence, threshold
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The defaults are confidence => 0.95 and threshold => 0.02 (a 2% change).';
+    END IF;
+    IF format = 'svg' THEN
+        RETURN microbench.report_svg(base, others, phase, metric, by_label, confidence, threshold,
+                                     base_driver => base_driver, other_driver => other_driver);
+    END IF;
+    SELECT jsonb_agg(to_jsonb(g)) INTO grid
+    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold,
+                                base_driver, other_driver) g
+    WHERE only_dbms IS NULL OR g.dbms = only_dbms;
+    IF grid IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN microbench.report_render(grid, format, confidence, threshold,
+                                    format('%s(%s) / %s(%s)', m, CASE WHEN by_label THEN 'label' ELSE other_names[1] END,
+                                           m, base_name))
+           || CASE WHEN format = 'csv' THEN ''
+                   ELSE microbench.metric_caption(metric, base_name, array_to_string(other_names, ','), prefix)
+                        || coalesce(microbench.options_caption(
+                                        array_prepend(base, others), phase, prefix,
+                                        array_prepend(base_driver, array_fill(other_driver, ARRAY[cardinality(others)]))), '')
+                        || microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms,
+                                                       base_driver, other_driver) END;
+END
+$$;
+
+-- A series relative to one base: one column per other label, per DBMS.
+-- bench_relative('pg17', 'pg18', 'pg19') prints text; the form with an
+-- array takes the same formats and options as bench_report:
+-- bench_relative('pg17', ARRAY['pg18', 'pg19'], 'markdown').  driver,
+-- base_driver and other_driver (the driver of every other label) choose
+-- the runs as for bench_report.
+DROP FUNCTION IF EXISTS microbench.bench_relative(text, text[], text, text, text, double precision, double precision);
+CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, others text[], format text,
+                                                     phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                                                     confidence double precision DEFAULT 0.95,
+                                                     threshold double precision DEFAULT 0.02,
+                                                     driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                                     other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bd      text := coalesce(base_driver, driver);
+    od      text := coalesce(other_driver, driver);
+    d       record;
+    part    text;
+    result  text := '';
+BEGIN
+    IF format = 'svg' THEN
+        RETURN microbench.relative_report(base, others, format, phase, metric, true, confidence, threshold,
+                                          NULL, bd, od);
+    END IF;
+    FOR d IN
+        SELECT DISTINCT r.dbms, microbench.dbms_order(r.dbms) FROM microbench.runs r
+        WHERE r.label = base AND r.phase = bench_relative.phase AND (bd IS NULL OR r.driver = bd) ORDER BY 2
+    LOOP
+        part := microbench.relative_report(base, others, format, phase, metric, true, confidence, threshold,
+                                           d.dbms, bd, od);
+        CONTINUE WHEN part IS NULL OR part = '';
+        result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
+                  || CASE format WHEN 'csv' THEN '' WHEN 'markdown' THEN '## ' ELSE '-- ' END
+                  || CASE WHEN format = 'csv' THEN ''
+                          ELSE format('%s: %s(label) / %s(%s)', microbench.dbms_short(d.dbms), upper(metric), upper(metric),
+                                      microbench.side_name(base, bd))
+                               || E'\n\n' END
+                  || part;
+    END LOOP;
+    IF result = '' THEN
+        RAISE NOTICE 'no runs of label "%"% in phase %', base,
+            CASE WHEN bd IS NULL THEN '' ELSE ' over driver ' || bd END, phase;
+    END IF;
+    RETURN result;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, VARIADIC others text[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
+
+COMMENT ON FUNCTION microbench.bench_relative(text, text[]) IS
+    'QPS of each other label relative to the base label, one column per label, per dbms (text)';
+COMMENT ON FUNCTION microbench.bench_relative(text, text[], text, text, text, double precision, double precision, text, text, text) IS
+    'a metric of each other label relative to the base label, one column per label, per dbms; format text, markdown, csv or svg; driver, base_driver, other_driver choose the runs'' driver';
+
+-- What the protocol path costs one build: a label's runs over the wire
+-- (the client's libpq driver, 'pgsql') against its runs in-server
+-- ('extension'), workload by workload, in bench_report's layout and
+-- formats.  A cell is QPS over the wire / QPS in-server (or the metric's
+-- ratio), so below 1 for QPS: the share of the in-server rate left once
+-- every statement makes a round trip.
+CREATE OR REPLACE FUNCTION microbench.bench_protocol(label text, format text DEFAULT 'text',
+                                                     phase text DEFAULT 'post', metric text DEFAULT 'qps',
+                                                     confidence double precision DEFAULT 0.95,
+                                                     threshold double precision DEFAULT 0.02)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    report  text;
+    m       text := CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END;
+BEGIN
+    report := microbench.bench_report(label, label, format, phase, metric, confidence, threshold,
+                                      base_driver => 'extension', other_driver => 'pgsql');
+    IF report = '' OR format IN ('csv', 'svg') THEN
+        RETURN report;
+    END IF;
+    RETURN CASE format WHEN 'markdown' THEN '## ' ELSE '-- ' END
+           || format('%s: wire %s / in-server %s (driver pgsql / driver extension)', label, m, m)
+           || E'\n\n' || report;
+END
+$$;
+
+COMMENT ON FUNCTION microbench.bench_protocol(text, text, text, text, double precision, double precision) IS
+    'what the protocol path costs a label: its runs over the wire (driver pgsql) relative to its runs in-server (driver extension), as bench_report lays it out';
+
+-- The absolute table of a cost report: per DBMS and microbenchmark, one
+-- line per label with its QPS and what each query cost (medians over the
+-- label's runs), in the catalog's order, so that "0.95 of the QPS" can be
+-- read next to "1.06 of the instructions per query".  A label's runs of
+-- two drivers are two lines (driver), never pooled: in-server and over the
+-- wire, a query costs different things.
+DROP FUNCTION IF EXISTS microbench.bench_costs(text[], text);
+CREATE OR REPLACE FUNCTION microbench.bench_costs(labels text[], phase text DEFAULT 'post')
+RETURNS TABLE (dbms text, workload text, label text, driver text, runs integer, qps double precision,
+               cpu_us_per_query double precision, cs_per_query double precision,
+               host_cpu_us_per_query double precision, host_cs_per_query double precision,
+               rkb_per_query double precision, wkb_per_query double precision,
+               wal_bytes_per_query double precision, instructions_per_query double precision,
+               cycles_per_query double precision, ipc double precision,
+               client_cpu_us_per_query double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.dbms, c.workload, c.label, c.driver, count(*)::integer,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.qps),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cpu_us_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cs_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.host_cpu_us_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.host_cs_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.rkb_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wkb_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.wal_bytes_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.instructions_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.cycles_per_query),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.ipc),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY c.client_cpu_us_per_query)
+    FROM microbench.run_costs c
+    JOIN microbench.workloads w ON w.name = c.workload
+    JOIN unnest(labels) WITH ORDINALITY AS l(label, ord) ON l.label = c.label
+    WHERE c.phase = bench_costs.phase
+    GROUP BY c.dbms, c.workload, c.label, c.driver, w.group_order, w.report_order, l.ord
+    ORDER BY microbench.dbms_order(c.dbms), w.group_order, w.report_order, l.ord, c.driver
+$$;
+
+COMMENT ON FUNCTION microbench.bench_costs(text[], text) IS
+    'per dbms, workload, label and driver: median QPS and cost per query (CPU, context switches, disk KB, WAL, instructions, cycles)';
