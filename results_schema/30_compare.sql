@@ -84,8 +84,11 @@ $$;
 -- much they wait (a server that waits for its WAL flushes competes less
 -- for the CPU); the pair's difference, not each run's own level, because a
 -- neighbour that slowed both runs of a pair alike is cancelled by the
--- pair.  It takes three pairs to know what is usual: cells with fewer set
--- nothing aside.
+-- pair.  Where a cell's waits swing from pair to pair anyway (a commit-
+-- bound run's), a pair must also stray three times as far as the cell's
+-- pairs usually do (median absolute deviation), so that only the exception
+-- is set aside.  It takes three pairs to know what is usual: cells with
+-- fewer set nothing aside.
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
                                                        base_driver text DEFAULT NULL,
@@ -143,13 +146,24 @@ AS $$
                count(p.other_wait - p.base_wait) AS known
         FROM paired p
         GROUP BY p.dbms, p.workload
+    ), spread AS (
+        -- how far the pairs' differences usually stray from their median
+        -- (median absolute deviation): where a cell's waits swing from
+        -- pair to pair anyway, a pair must stray three times as far
+        SELECT u.dbms, u.workload,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(p.other_wait - p.base_wait - u.difference)) AS mad
+        FROM usual u
+        JOIN paired p ON p.dbms = u.dbms AND p.workload = u.workload
+        GROUP BY u.dbms, u.workload
     )
     SELECT p.dbms, p.workload, p.pair, p.by_round, p.base_ids, p.other_ids, p.base_l, p.other_l,
            p.other_l - p.base_l, p.base_wait, p.other_wait, u.difference, p.base_instance, p.other_instance,
            coalesce(u.known >= 3
-                    AND abs((p.other_wait - p.base_wait) - u.difference) > max_wait_difference, false)
+                    AND abs((p.other_wait - p.base_wait) - u.difference)
+                        > greatest(max_wait_difference, 3 * s.mad), false)
     FROM paired p
     JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
+    LEFT JOIN spread s ON s.dbms = p.dbms AND s.workload = p.workload
     ORDER BY p.dbms, p.workload, p.pair
 $$;
 
