@@ -31,12 +31,12 @@ VERSION = $(shell sed -n 's/^   "version": "\(.*\)",/\1/p' META.json)
 
 all:
 	$(MAKE) -C extension
-	$(MAKE) -C mysql_client
+	$(MAKE) -C client
 
 install: all
 	$(MAKE) -C extension install
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 mysql_client/microbench $(DESTDIR)$(PREFIX)/bin/microbench
+	install -m 755 client/microbench $(DESTDIR)$(PREFIX)/bin/microbench
 	ln -sf microbench $(DESTDIR)$(PREFIX)/bin/microbench-mysql
 	sed 's|@MICROBENCH_SRC@|$(CURDIR)|' compare/microbench-compare >$(DESTDIR)$(PREFIX)/bin/microbench-compare
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/microbench-compare
@@ -50,6 +50,7 @@ TEST_JOBS ?= 2
 unit-test:
 	$(MAKE) -C test/unit check
 	$(MAKE) -C results_schema check
+	test/unit/client_layout.sh
 
 pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh
@@ -92,7 +93,7 @@ bench: deps
 
 clean:
 	$(MAKE) -C extension clean
-	$(MAKE) -C mysql_client clean
+	$(MAKE) -C client clean
 	$(MAKE) -C results_schema clean
 	$(MAKE) -C test/unit clean
 	rm -f common/*.o microbench-*.tar.gz

@@ -23,29 +23,17 @@
 #   bench/profile_point_query.sh
 #   PG_CONFIG=/path/to/pg_config bench/profile_point_query.sh
 set -euo pipefail
-shopt -s inherit_errexit
+shopt -s inherit_errexit        # a failing step inside $(...) fails the script
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-TABLE_SIZE=${TABLE_SIZE:-100000}
-RUN_SECONDS=${RUN_SECONDS:-8}
-PERF_SECONDS=${PERF_SECONDS:-4}
-PIN_CPU=${PIN_CPU:-0}
-BENCH_PORT=${BENCH_PORT:-5512}
-me=profile_point_query.sh
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-. "$top/bench/lib.sh"
-require_positive_ints RUN_SECONDS PERF_SECONDS BENCH_PORT
-require_row_counts TABLE_SIZE
+bench_settings TABLE_SIZE=100000 RUN_SECONDS=8 PERF_SECONDS=4 PIN_CPU=0 BENCH_PORT=5512
 ((PERF_SECONDS + 3 <= RUN_SECONDS)) || { echo "$me: RUN_SECONDS must be at least PERF_SECONDS + 3" >&2; exit 2; }
-command -v perf >/dev/null || { echo "$me: perf not found (apt-get install linux-perf)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "$me: python3 not found" >&2; exit 1; }
+need perf "apt-get install linux-perf"
+need python3
 
 bench_workdir mb_profile pg
-unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
-eval "$("$top/test/pg_cluster.sh" start "$server" "$BENCH_PORT")"
-if [ "$PIN_CPU" != none ]; then
-    taskset -p -c "$PIN_CPU" "$(head -n 1 "$server/data/postmaster.pid")" >/dev/null
-fi
-q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d postgres "$@"; }
+pg_start postgres
+[ "$PIN_CPU" = none ] || pg_pin_postmaster
 
 q -c "CREATE EXTENSION microbench"
 q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >/dev/null

@@ -49,33 +49,16 @@
 #                       and unpinned: using every CPU is part of loading
 # Usage: bench/run_bench.sh        (or `make bench` from the top level)
 set -euo pipefail
-shopt -s inherit_errexit
+shopt -s inherit_errexit        # a failing step inside $(...) fails the script
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROUNDS=${ROUNDS:-8}
-RUN_SECONDS=${RUN_SECONDS:-6}
-WARMUP=${WARMUP:-1}
-TABLE_SIZE=${TABLE_SIZE:-100000}
-PREPARE_ROWS=${PREPARE_ROWS:-1000000}
-BENCH_PORT=${BENCH_PORT:-5510}
-BENCH_DB=${BENCH_DB:-mb_bench}
-PIN_CPU=${PIN_CPU:-0}
-
-me=run_bench.sh
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-. "$top/bench/lib.sh"
-require_positive_ints ROUNDS RUN_SECONDS BENCH_PORT
-require_row_counts TABLE_SIZE PREPARE_ROWS
-require_non_negative_ints WARMUP
-command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
-command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
+bench_settings ROUNDS=8 RUN_SECONDS=6 WARMUP=1 TABLE_SIZE=100000 PREPARE_ROWS=1000000 \
+    BENCH_PORT=5510 BENCH_DB=mb_bench PIN_CPU=0
+need sysbench "apt-get install sysbench"
+need psql
 
 bench_workdir mb_bench pg
-cluster=$server
-
-unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
-eval "$("$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
-
-q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+pg_start "$BENCH_DB"
 
 # sysbench's pgsql driver hands --pgsql-host to libpq, which takes a path
 # starting with '/' as the unix-socket directory; the cluster has no TCP
@@ -176,23 +159,16 @@ echo
 # client and its server backend, bench_prepare's parallel index builds.
 sb_pin=()
 if [ "$PIN_CPU" != none ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-    taskset -p -c "$PIN_CPU" "$(head -n 1 "$cluster/data/postmaster.pid")" >/dev/null
+    pg_pin_postmaster
     others=$(other_cpus "$PIN_CPU")
     sb_pin=(taskset -c "$others")
     echo "QPS runs: server pinned to CPU $PIN_CPU, sysbench to CPU(s) $others (PIN_CPU=none to not pin)"
 fi
 
 # ---- 1 + 2. point-query QPS ------------------------------------------------
-# One data set for all QPS runs: bench_prepare's, vacuumed so every run reads
-# the same all-visible, hinted heap, and pulled into shared buffers
-# (pg_prewarm, from postgresql-contrib, if present) so the first round does
-# not start cold.
+# One data set for all QPS runs: bench_prepare's, vacuumed and pre-warmed.
 q -c "SELECT * FROM bench_prepare(1, $TABLE_SIZE)" >/dev/null
-q -c "VACUUM (ANALYZE) sbtest1" -c "CHECKPOINT"
-if q -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" 2>/dev/null; then
-    q -c "SELECT pg_prewarm('sbtest1_pkey'), pg_prewarm('sbtest1')" >/dev/null
-fi
-echo "sbtest1: $(q -c "SELECT pg_size_pretty(pg_relation_size('sbtest1')) || ' heap, ' || pg_size_pretty(pg_relation_size('sbtest1_pkey')) || ' primary key, shared_buffers ' || current_setting('shared_buffers')")"
+pg_ready_sbtest1
 
 # Each takes the measured seconds, RUN_SECONDS by default, and prints the QPS.
 qps_ours() {
@@ -208,15 +184,11 @@ qps_proc() {
     q -F ' ' -c "CALL peer_point_query(${1:-$RUN_SECONDS}, $WARMUP, $TABLE_SIZE)" | awk '{ printf "%.1f", $1 }'
 }
 qps_sysbench() {
-    # --report-checkpoints=WARMUP resets the counters after the warm-up, so
-    # the final "queries:" figure covers only the last RUN_SECONDS.
-    # uniform keys, as bench_run draws them (sysbench 1.0 defaults to special)
-    local args=(--table-size="$TABLE_SIZE" --threads=1 --rand-type=uniform --time=$((${1:-$RUN_SECONDS} + WARMUP)))
-    ((WARMUP > 0)) && args+=(--report-checkpoints="$WARMUP")
-    "${sb_pin[@]}" "${sb[@]}" "${args[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
     local v
-    v=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec\.).*/\1/p' "$log/sysbench_run.out" | tail -n 1)
-    [ -n "$v" ] || { echo "run_bench.sh: no 'queries:' line in sysbench output" >&2; cat "$log/sysbench_run.out" >&2; return 1; }
+    sysbench_window "${1:-$RUN_SECONDS}"
+    "${sb_pin[@]}" "${sb[@]}" --table-size="$TABLE_SIZE" "${sb_window[@]}" oltp_point_select run >"$log/sysbench_run.out" 2>&1
+    v=$(queries_rate "$log/sysbench_run.out")
+    [ -n "$v" ] || { echo "$me: no 'queries:' line in sysbench output" >&2; cat "$log/sysbench_run.out" >&2; return 1; }
     echo "$v"
 }
 

@@ -42,7 +42,7 @@
 # ratios (each round's contenders run back to back, so they share the
 # machine's conditions); the ratio of the two medians (med/med) is shown too.
 #
-# Needs: mysql_client/microbench (make -C mysql_client; the script runs a
+# Needs: client/microbench (make -C client; the script runs a
 # copy taken at its start), sysbench, psql,
 # pg_stat_statements (postgresql-contrib; test/pg_cluster.sh preloads it),
 # test/pg_cluster.sh; optionally the extension installed (make install) for
@@ -59,27 +59,14 @@
 # Usage: bench/run_bench_pgsql.sh
 set -euo pipefail
 shopt -s inherit_errexit        # a failing step inside $(...) fails the script
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROUNDS=${ROUNDS:-5}
-RUN_SECONDS=${RUN_SECONDS:-5}
-WARMUP=${WARMUP:-2}
-TABLE_SIZE=${TABLE_SIZE:-100000}
-BENCH_PORT=${BENCH_PORT:-5551}
-BENCH_DB=${BENCH_DB:-sbtest}
-PIN_CPU=${PIN_CPU:-0}
-
-me=run_bench_pgsql.sh
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-. "$top/bench/lib.sh"
-require_positive_ints ROUNDS RUN_SECONDS BENCH_PORT
-require_row_counts TABLE_SIZE
-require_non_negative_ints WARMUP
+bench_settings ROUNDS=5 RUN_SECONDS=5 WARMUP=2 TABLE_SIZE=100000 BENCH_PORT=5551 BENCH_DB=sbtest PIN_CPU=0
 require_pin_cpu
-
-client=$top/mysql_client/microbench
-[ -x "$client" ] || { echo "$me: $client not found (make -C mysql_client)" >&2; exit 1; }
-command -v sysbench >/dev/null || { echo "$me: sysbench not found (apt-get install sysbench)" >&2; exit 1; }
-command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
+client=$top/client/microbench
+need_client "$client"
+need sysbench "apt-get install sysbench"
+need psql
 
 # Server on PIN_CPU, clients on the others.  The cluster is started under
 # taskset, so initdb, pg_ctl, the postmaster and every process it forks
@@ -87,17 +74,12 @@ command -v psql >/dev/null || { echo "$me: psql not found" >&2; exit 1; }
 bench_pinning
 
 bench_workdir mb_bench_pgsql pg
-cluster=$server
-# A copy of the client, so that a rebuild of mysql_client/ during the run
+# A copy of the client, so that a rebuild of client/ during the run
 # (make replaces the file) cannot change the binary between rounds.
 cp "$client" "$workdir/microbench"
 client=$workdir/microbench
 
-
-unset PGDATABASE PGSERVICE PGOPTIONS PGHOSTADDR
-eval "$("${srv_pin[@]}" "$top/test/pg_cluster.sh" start "$cluster" "$BENCH_PORT")"
-
-q() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$BENCH_DB" "$@"; }
+pg_start "$BENCH_DB" "${srv_pin[@]}"
 
 # Both clients on the socket: libpq takes a host starting with '/' as the
 # socket directory, and the cluster has no TCP listener anyway.
@@ -113,29 +95,14 @@ if q -c "CREATE EXTENSION microbench" 2>"$log/create_extension.err"; then inserv
 
 echo "microbench pgsql driver benchmark: Postgres $(q -c 'SHOW server_version'), $(sysbench --version), $(nproc) CPUs"
 echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE (1 table, 1 client thread, unix socket)"
-if ((${#srv_pin[@]})); then
-    pm=$(head -n 1 "$cluster/data/postmaster.pid")
-    procs=$(ps -o pid= --ppid "$pm" | wc -l)
-    cpus=$( { cpus_of "$pm"; for p in $(ps -o pid= --ppid "$pm"); do cpus_of "$p"; done; } | sort -u | paste -sd' ')
-    [ "$cpus" = "$PIN_CPU" ] || { echo "$me: server processes allowed on CPU(s) '$cpus', not $PIN_CPU" >&2; exit 1; }
-    echo "server (postmaster and its $procs processes) pinned to CPU $PIN_CPU, clients to CPU(s) $(other_cpus "$PIN_CPU") (PIN_CPU=none to not pin)"
-else
-    echo "not pinned (PIN_CPU=none)"
-fi
+bench_check_pinning
 [ -n "$inserver" ] || echo "in-server row skipped: CREATE EXTENSION microbench failed ($(head -n 1 "$log/create_extension.err"))"
 
 # ---- the data set: loaded once, read by every run ---------------------------
-# ours prepare (COPY, then the k index); vacuumed so every run reads the
-# same all-visible, hinted heap, and pulled into shared buffers (pg_prewarm,
-# from postgresql-contrib, if present) so the first round does not start cold.
+# ours prepare (COPY, then the k index), vacuumed and pre-warmed.
 "${ours[@]}" prepare >"$log/prepare.out" 2>&1
-n=$(q -c "SELECT count(*) FROM sbtest1")
-[ "$n" = "$TABLE_SIZE" ] || { echo "$me: prepare left $n rows in sbtest1, not $TABLE_SIZE" >&2; exit 1; }
-q -c "VACUUM (ANALYZE) sbtest1" -c "CHECKPOINT"
-if q -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" 2>/dev/null; then
-    q -c "SELECT pg_prewarm('sbtest1_pkey'), pg_prewarm('sbtest1')" >/dev/null
-fi
-echo "sbtest1: $(q -c "SELECT pg_size_pretty(pg_relation_size('sbtest1')) || ' heap, ' || pg_size_pretty(pg_relation_size('sbtest1_pkey')) || ' primary key, shared_buffers ' || current_setting('shared_buffers')")"
+check_rows prepare
+pg_ready_sbtest1
 echo
 
 # How many times the server has executed the point select, for every client
@@ -158,20 +125,18 @@ sleep_until() { sleep "$(awk -v t="$1" -v n="$(now)" 'BEGIN { d = t - n; printf 
 # 0.5 s before the end, with the server's executes read at the same two
 # moments): the steady-state CPU per query, without start-up and shut-down.
 qps_run() {
-    local secs=${2:-$RUN_SECONDS} out=$log/run_$1.out cpu=$log/cpu_$1 e0 e1 v n u s
+    local secs=${2:-$RUN_SECONDS} out=$log/run_$1.out cpu=$log/cpu_$1 e0 e1 f
     local bg pid t0 c0 c1 w0 w1 i cmd
-    local TIMEFORMAT='%3U %3S'
     if [ "$1" = ours ]; then
         cmd=("${ours[@]}" --threads=1 --time="$secs" --warmup-time="$WARMUP" --db-ps-mode=auto
              --results-file="$workdir/results.jsonl" run point-query)
     else
-        cmd=("${sb[@]}" --threads=1 --time=$((secs + WARMUP)) --rand-type=uniform --db-ps-mode=auto)
-        ((WARMUP > 0)) && cmd+=(--report-checkpoints="$WARMUP")
-        cmd+=(oltp_point_select run)
+        sysbench_window "$secs"
+        cmd=("${sb[@]}" "${sb_window[@]}" --db-ps-mode=auto oltp_point_select run)
     fi
     e0=$(executes)
     t0=$(now)
-    { time "${cmd[@]}" >"$out" 2>&1; } 2>"$cpu" &
+    timed "$cpu" "$out" "${cmd[@]}" &
     bg=$!
     pid=        # the client: the background shell's child (taskset execs it)
     for ((i = 0; i < 500 && ${#pid} == 0; i++)); do
@@ -184,19 +149,11 @@ qps_run() {
     c1=$(ticks "$pid") w1=$(executes)
     wait "$bg" || { echo "$me: $1 failed" >&2; cat "$out" >&2; return 1; }
     e1=$(executes)
-    v=$(sed -n 's/^ *queries: *[0-9]* *(\([0-9.]*\) per sec\.).*/\1/p' "$out" | tail -n 1)
-    n=$(sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$out" | tail -n 1)
-    if [ -z "$v" ] || [ -z "$n" ]; then
-        echo "$me: no 'queries:' line in $1's output" >&2; cat "$out" >&2; return 1
-    fi
-    # The server's count covers the warm-up too, so it must be the larger.
-    ((e1 - e0 >= n)) || { echo "$me: server counted $((e1 - e0)) executes, $1 reported $n queries" >&2; return 1; }
+    f=$(run_figures "$1" "$out" "$cpu" $((e1 - e0)))
     if [ -z "$c0" ] || [ -z "$c1" ] || ((w1 <= w0)); then
         echo "$me: could not read $1's CPU inside its measured window (pid '$pid')" >&2; return 1
     fi
-    read -r u s <"$cpu"
-    awk -v v="$v" -v u="$u" -v s="$s" -v e=$((e1 - e0)) -v c=$((c1 - c0)) -v hz="$clk_tck" -v w=$((w1 - w0)) \
-        'BEGIN { printf "%.1f %.3f %.3f %d %.3f", v, (u + s) * 1e6 / e, u + s, e, c / hz * 1e6 / w }'
+    echo "$f $(awk -v c=$((c1 - c0)) -v hz="$clk_tck" -v w=$((w1 - w0)) 'BEGIN { printf "%.3f", c / hz * 1e6 / w }')"
 }
 # In-server QPS: bench_run's background worker on the server's CPU.
 qps_inserver() {

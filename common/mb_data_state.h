@@ -3,7 +3,7 @@
  *
  * Every run records it (runs.data_state, results_schema/17_verdicts.sql) so
  * that the reports can say when two labels read data in a different state.
- * The extension (mb_run.c) and the client's pgsql driver (mbm_pgsql.c) take
+ * The extension (mb_run.c) and the client's pgsql driver (client/drivers/pgsql/mbm_pgsql.c) take
  * it with this one select list, over pg_class rows c of the run's sbtest
  * tables, each adding its own FROM: runs inside the server and over the wire
  * of the same data then compare key by key.  Heap and index bytes, live and

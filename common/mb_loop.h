@@ -1,7 +1,7 @@
 /*
  * mb_loop.h — the decisions a client's event loop makes, written once for
  * every driver: the extension's background workers (extension/mb_worker.c)
- * and the client's threads (mysql_client/mbm_run.c) call these, so that a
+ * and the client's threads (client/mbm_run.c) call these, so that a
  * run is paced, limited, reconnected and timed the same way in-server and
  * over the wire.  What cannot be shared stays with each side: how a client
  * sleeps and wakes (latches or nanosleep), its counters (Postgres atomics in

@@ -1134,7 +1134,7 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 						   " pg_catalog.version(),"
 						   " pg_catalog.substring(pg_catalog.version(), 'compiled by ([^,]+)'),"
 						   " 'extension',"
-	/* the server start, named as the pgsql driver names it (mbm_pgsql.c) */
+	/* the server start, named as the pgsql driver names it (client/drivers/pgsql/mbm_pgsql.c) */
 						   " pg_catalog.format('port %s, started %s', pg_catalog.current_setting('port'),"
 						   " pg_catalog.to_char(pg_catalog.pg_postmaster_start_time() AT TIME ZONE 'UTC',"
 						   " 'YYYY-MM-DD HH24:MI:SS.US'))");

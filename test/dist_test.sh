@@ -35,8 +35,8 @@ tar -C "$work" -xzf "$tarball"
 src=$work/microbench-$version
 missing=""
 for f in LICENSE META.json README.md Makefile extension/microbench.control extension/sql/microbench--0.1.sql \
-         docs/workloads.md docs/guide.md results_schema/10_runs.sql sql/microbench_functions.sql \
-         mysql_client/Makefile compare/microbench-compare test/pg_suite.sh; do
+         docs/workloads.md docs/guide.md results_schema/10_runs.sql extension/microbench_functions.sql \
+         client/Makefile compare/microbench-compare test/pg_suite.sh; do
     [ -f "$src/$f" ] || missing="$missing $f"
 done
 is "$missing" "" "the tarball has the licence, metadata, docs, sources, the frozen 0.1 script and the tests"

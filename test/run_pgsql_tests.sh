@@ -29,7 +29,7 @@ createdb sbtest
 psql -X -q -d sbtest -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_stat_statements" \
     -c "CREATE EXTENSION microbench" >/dev/null
 
-export MB="$root/mysql_client/microbench"
+export MB="$root/client/microbench"
 export MB_PG_DB=sbtest
 export MB_RESULTS_DB="host=$PGHOST port=$PGPORT user=$PGUSER dbname=sbtest"
 "$MB" --db-driver=pgsql --pgsql-db=sbtest --table-size=5000 prepare >/dev/null

@@ -48,6 +48,17 @@ else
     echo "ok $((tap_count + 1)) # skip the microbench extension is not installed in the results server's Postgres"
     tap_count=$((tap_count + 1))
 fi
+# Where the server refuses LOAD DATA LOCAL, the same rows go in as
+# multi-row INSERTs of bound values, and prepare says so once
+md5_local=$(rows_md5_my sbtest1)
+local_infile=$(my_value "SELECT @@GLOBAL.local_infile")
+my_value "SET GLOBAL local_infile = 0"
+out=$(mbm --tables=2 --table-size=5000 --rand-seed=3 prepare 2>&1)
+ok $? "prepare succeeds with local_infile = OFF"
+is "$(grep -c '^note: LOAD DATA LOCAL INFILE refused (.*); loading with multi-row INSERTs$' <<<"$out")" 1 \
+   "... saying once that it loads with multi-row INSERTs ($(grep -m1 '^note' <<<"$out"))"
+is "$(rows_md5_my sbtest1)" "$md5_local" "... and loading the same rows as LOAD DATA LOCAL"
+my_value "SET GLOBAL local_infile = $local_infile"
 my_value "INSERT INTO sbtest1 (k, c, pad) VALUES (1, 'x', 'y')"
 is "$(my_value "SELECT MAX(id) FROM sbtest1")" 5001 "AUTO_INCREMENT continues after the load"
 mbm --tables=2 --table-size=5000 --rand-seed=3 prepare >/dev/null

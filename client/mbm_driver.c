@@ -1,6 +1,7 @@
 /*
- * mbm_driver.c — the drivers by name, and the few calls every module makes
- * through the options' driver (connect, a statement as text, one value).
+ * mbm_driver.c — the few calls every module makes through the options'
+ * driver (connect, a statement as text, one value), and the program's name
+ * for messages.
  */
 #include "mbm.h"
 
@@ -8,16 +9,6 @@
 #include <string.h>
 
 const char *mbm_progname = "microbench";
-
-const mbm_driver *
-mbm_driver_find(const char *name)
-{
-	if (strcmp(name, mbm_mysql_driver.name) == 0)
-		return &mbm_mysql_driver;
-	if (strcmp(name, mbm_pgsql_driver.name) == 0)
-		return &mbm_pgsql_driver;
-	return NULL;
-}
 
 mbm_conn *
 mbm_connect(const mbm_options *o, char *err, size_t errlen)

@@ -132,14 +132,6 @@ status_get(const mbm_status *st, const char *name)
  * (MariaDB's Busy_time, Cpu_time...).  Anything else (ON, OFF, a cipher
  * name, an empty string) is not a number and is left out.
  */
-bool
-mbm_is_integer(const char *s)
-{
-	if (*s == '-')
-		s++;
-	return *s != '\0' && strspn(s, "0123456789") == strlen(s);
-}
-
 static bool
 is_decimal(const char *s)
 {

@@ -14,10 +14,12 @@
  * Errors carry the SQLSTATE, which --ignore-errors takes; a connection
  * that is gone says 08006 when the server had no chance to say more.  The
  * server's counters for the cost summary come from pg_stat_database,
- * pg_stat_wal and pg_stat_io, whichever the server has.  Prepare, cleanup
- * and maintain are in mbm_pg_prepare.c.
+ * pg_stat_wal and pg_stat_io, whichever the server has.  The driver's
+ * options are in mbm_pgsql_options.c; prepare, cleanup and maintain are in
+ * mbm_pgsql_prepare.c.
  */
 #include "mbm.h"
+#include "mbm_pgsql.h"
 #include "mb_data_state.h"
 
 #include <errno.h>
@@ -47,8 +49,8 @@
 
 struct mbm_conn
 {
+	mbm_conn_head head;		/* last_code: the last failure's SQLSTATE */
 	PGconn	   *pg;
-	char		last_code[MBM_CODE_LEN];	/* the last failure's SQLSTATE */
 	int			next_stmt;		/* number of the next statement's name */
 	unsigned int timeout_s;		/* a text statement's longest wait; 0: none */
 	bool		abandoned;		/* a statement timed out: no more on this one */
@@ -85,7 +87,7 @@ static void
 set_own_error(mbm_conn *conn, char *err, size_t errlen, const char *what, const char *detail)
 {
 	if (conn)
-		conn->last_code[0] = '\0';
+		conn->head.last_code[0] = '\0';
 	snprintf(err, errlen, "%s: %s", what, detail);
 }
 
@@ -114,16 +116,16 @@ set_pg_error(mbm_conn *conn, char *err, size_t errlen, const char *what, const P
 	else
 		first_line(message, sizeof(message), PQerrorMessage(conn->pg));
 	if (state && strlen(state) == 5)
-		snprintf(conn->last_code, sizeof(conn->last_code), "%s", state);
+		snprintf(conn->head.last_code, sizeof(conn->head.last_code), "%s", state);
 	else if (gone)
-		snprintf(conn->last_code, sizeof(conn->last_code), "%s", MBM_SQLSTATE_LOST);
+		snprintf(conn->head.last_code, sizeof(conn->head.last_code), "%s", MBM_SQLSTATE_LOST);
 	else
-		conn->last_code[0] = '\0';
+		conn->head.last_code[0] = '\0';
 	if (gone)
 		snprintf(err, errlen, "%s (%s)", message,
-				 conn->last_code[0] ? conn->last_code : MBM_SQLSTATE_LOST);
-	else if (conn->last_code[0])
-		snprintf(err, errlen, "%s: %s (%s)", what, message, conn->last_code);
+				 conn->head.last_code[0] ? conn->head.last_code : MBM_SQLSTATE_LOST);
+	else if (conn->head.last_code[0])
+		snprintf(err, errlen, "%s: %s (%s)", what, message, conn->head.last_code);
 	else
 		snprintf(err, errlen, "%s: %s", what, message);
 }
@@ -155,7 +157,7 @@ pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	const char *values[8];
 	char		port[16];
 	char		timeout[16];
-	const char *dbname = o->pg_db;
+	const char *dbname = mbm_pgsql_settings.db;
 	mbm_conn   *conn;
 	PGconn	   *pg;
 	int			n = 0;
@@ -163,7 +165,7 @@ pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	/* sysbench's default database, when neither --pgsql-db nor PGDATABASE names one */
 	if (dbname == NULL && getenv("PGDATABASE") == NULL)
 		dbname = "sbtest";
-	snprintf(port, sizeof(port), "%d", o->pg_port);
+	snprintf(port, sizeof(port), "%d", mbm_pgsql_settings.port);
 	snprintf(timeout, sizeof(timeout), "%u", timeout_s);
 
 	/*
@@ -171,17 +173,17 @@ pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	 * gives whatever it holds, and --pgsql-host, --pgsql-port and
 	 * --pgsql-user, given later, win over it.  A NULL value leaves a
 	 * keyword to the conninfo, then to libpq's environment (PGHOST ...) and
-	 * defaults; the password comes from PGPASSWORD or ~/.pgpass (mbm_main.c
-	 * refuses a --pgsql-db that holds one).
+	 * defaults; the password comes from PGPASSWORD or ~/.pgpass (a --pgsql-db
+	 * that holds one is refused: mbm_pgsql_options.c).
 	 */
 	keywords[n] = "dbname";
 	values[n++] = dbname;
 	keywords[n] = "host";
-	values[n++] = o->pg_host;
+	values[n++] = mbm_pgsql_settings.host;
 	keywords[n] = "port";
-	values[n++] = o->pg_port > 0 ? port : NULL;
+	values[n++] = mbm_pgsql_settings.port > 0 ? port : NULL;
 	keywords[n] = "user";
-	values[n++] = o->pg_user;
+	values[n++] = mbm_pgsql_settings.user;
 	/* what pg_stat_activity shows, unless the conninfo or PGAPPNAME says */
 	keywords[n] = "fallback_application_name";
 	values[n++] = "microbench";
@@ -215,6 +217,13 @@ pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	return conn;
 }
 
+/* Any connection may COPY: prepare's loaders take an ordinary one. */
+static mbm_conn *
+pg_connect_bulk(const mbm_options *o, char *err, size_t errlen)
+{
+	return pg_connect(o, 0, err, errlen);
+}
+
 static void
 pg_close(mbm_conn *conn)
 {
@@ -224,22 +233,10 @@ pg_close(mbm_conn *conn)
 	free(conn);
 }
 
-static const char *
-pg_error_code(const mbm_conn *conn)
-{
-	return conn->last_code;
-}
-
 static unsigned long
 pg_session_id(mbm_conn *conn)
 {
 	return (unsigned long) PQbackendPID(conn->pg);
-}
-
-static void
-pg_cancel_sql(unsigned long id, char *buf, size_t buflen)
-{
-	snprintf(buf, buflen, "SELECT pg_cancel_backend(%lu)", id);
 }
 
 /* ---- statements as text ---- */
@@ -323,7 +320,7 @@ run_text(mbm_conn *conn, const char *sql, const char *what, char *err, size_t er
 
 	if (timed_out || conn->abandoned)
 	{
-		snprintf(conn->last_code, sizeof(conn->last_code), "%s", MBM_SQLSTATE_LOST);
+		snprintf(conn->head.last_code, sizeof(conn->head.last_code), "%s", MBM_SQLSTATE_LOST);
 		if (timed_out)
 			snprintf(err, errlen, "%s: no answer from the server within %u s (%s)", what,
 					 conn->timeout_s, MBM_SQLSTATE_LOST);
@@ -589,9 +586,9 @@ pg_quote_literal(const char *text, int len, char *out, size_t outlen, void *arg)
  * into SQL text.  Returns the rows the server took, or -1 with err set.
  * read() may end the data early (a stop): the count then says so.
  */
-int64_t
-mbm_pgsql_copy_in(mbm_conn *conn, const char *sql, mbm_load_read_fn read, void *arg,
-				  char *err, size_t errlen)
+static int64_t
+pg_load_stream(mbm_conn *conn, const char *sql, mbm_load_read_fn read, void *arg,
+			   char *err, size_t errlen)
 {
 	PGresult   *res = PQexec(conn->pg, sql);
 	char	   *chunk;
@@ -668,8 +665,8 @@ pg_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
  * Whether sbtest1..N are there, found through the connection's search_path
  * as the run's statements will find them.  One statement for all tables.
  */
-static int
-pg_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char *err, size_t errlen)
+int
+mbm_pgsql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char *err, size_t errlen)
 {
 	char		sql[256];
 	PGresult   *res;
@@ -769,7 +766,7 @@ pg_status_sql(mbm_conn *conn)
  * scans and index scans produced), and the WAL a query writes, in bytes
  * and in full-page images.
  */
-static const mbm_shown_status pg_shown_status[MBM_COST_STATUS_SHOWN] = {
+static const mbm_shown_status mbm_pgsql_shown_status[MBM_COST_STATUS_SHOWN] = {
 	{"blks_hit", NULL, NULL, 1},
 	{"blks_read", NULL, NULL, 1},
 	{"tup_returned", NULL, NULL, 1},
@@ -841,55 +838,26 @@ pg_library_init(void)
 	return PQisthreadsafe() ? 0 : -1;
 }
 
-static void
-pg_library_end(void)
-{
-}
-
-static void
-pg_thread_init(void)
-{
-}
-
-static void
-pg_thread_end(void)
-{
-}
-
 const mbm_driver mbm_pgsql_driver = {
 	.name = "pgsql",
 	.dbms_title = "Postgres",
 	.code_title = "SQLSTATE",
+	.code_noun = "SQLSTATE",
 	/* as the extension: deadlock, serialization failure, lock not available, unique violation */
 	.default_ignored = "40P01,40001,55P03,23505",
 	.code_example = "40P01",
+	/*
+	 * pg_code_never_ignored()'s, in words: what ends a session or the
+	 * server's ability to run the next event
+	 */
+	.never_ignored_why = "connection errors (class 08), cancel and shutdown (57), lack of"
+	" resources (53), system errors (58) and internal errors (XX) always stop a run",
+	.cancel_format = "SELECT pg_cancel_backend(%lu)",
+	.cancel_title = "a cancel",
+	.maintain_title = "VACUUM ANALYZE + CHECKPOINT",
+	.password_from = "PGPASSWORD or ~/.pgpass",
 	.placeholder = MB_PLACEHOLDER_DOLLAR,
-	.library_init = pg_library_init,
-	.library_end = pg_library_end,
-	.thread_init = pg_thread_init,
-	.thread_end = pg_thread_end,
-	.code_valid = pg_code_valid,
-	.code_never_ignored = pg_code_never_ignored,
-	.connect = pg_connect,
-	.close = pg_close,
-	.error_code = pg_error_code,
-	.session_id = pg_session_id,
-	.cancel_sql = pg_cancel_sql,
-	.query = pg_query,
-	.query_rows = pg_query_rows,
-	.prepare = pg_prepare,
-	.execute = pg_execute,
-	.stmt_close = pg_stmt_close,
-	.text_execute = pg_text_execute,
-	.quote_literal = pg_quote_literal,
-	.server_facts = pg_server_facts,
-	.check_tables = pg_check_tables,
-	.cmd_prepare = mbm_pgsql_prepare,
-	.cmd_cleanup = mbm_pgsql_cleanup,
-	.cmd_maintain = mbm_pgsql_maintain,
-	.server_is_local = pg_server_is_local,
-	.status_sql = pg_status_sql,
-	.shown_status = pg_shown_status,
 	.datadir_sql = "SELECT current_setting('data_directory')",
-	.data_state = pg_data_state,
+	MBM_DRIVER_OPERATIONS(pg),
+	MBM_DRIVER_OWN(mbm_pgsql),
 };

@@ -1,5 +1,5 @@
 /*
- * mbm_prepare.c — the mysql driver's commands: create, load and drop the
+ * mbm_mysql_prepare.c — the mysql driver's commands: create, load and drop the
  * sbtest tables on MySQL/MariaDB, and maintain them between the suite's
  * write and read phases.
  *
@@ -9,7 +9,7 @@
  * after the load.
  *
  * Each table is loaded by one LOAD DATA LOCAL INFILE statement whose "file"
- * the client makes on the fly (mbm_load_local(): rows go as the statement's
+ * the client makes on the fly (the driver's load_stream: rows go as the statement's
  * data stream, never as SQL text, and no file is written or read).  It
  * costs the server less per row than bound INSERT values, and as the first
  * statement into an empty InnoDB table it runs as a bulk insert: the
@@ -17,12 +17,13 @@
  * for purge.  One stream per table: a second LOAD into the same table would
  * wait for the first (a LOAD holds the table's AUTO-INC lock to its end
  * under the default innodb_autoinc_lock_mode=1), and parallel INSERT streams
- * measured twice the server CPU for no gain in time.  Where LOCAL is refused (local_infile=OFF), the same rows go in
+ * measured twice the server CPU for no gain in time.  Where LOCAL is
+ * refused (local_infile=OFF), the same rows go in
  * as multi-row INSERTs of MBM_LOAD_ROWS rows, a server-side prepared
  * statement with every value bound, committed every MBM_COMMIT_ROWS rows,
  * and a one-line note says so.  Unique and foreign key checks are relaxed
- * for the session; tables load in parallel, one thread each, up to
- * --threads at once.
+ * for the loaders' sessions; tables load in parallel, one thread each, up
+ * to --threads at once (mbm_tables.c).
  *
  * While it loads, a table has STATS_AUTO_RECALC=0: on MariaDB 10.11 the
  * background statistics task otherwise retries the table over and over for
@@ -37,21 +38,16 @@
  * tables are then incomplete and prepare says to run it again.
  */
 #include "mbm.h"
+#include "mbm_mysql.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mb_values.h"
 
-#include <mysql.h>
-
-/* this file is the mysql driver's own */
-#define MY (&mbm_mysql_driver)
 
 /* Longest wait for dirty pages, so a busy server cannot hang the suite. */
 #define MBM_FLUSH_TIMEOUT_S 300
@@ -62,25 +58,13 @@
 #define MBM_COMMIT_ROWS 100000
 
 
-/* What the loaders share. */
-typedef struct load_shared
+/* What the loaders share (mbm_table_loader's arg). */
+typedef struct mysql_load
 {
-	atomic_int	next_table;
-	atomic_int	loaded;			/* tables completely loaded */
+	const char *load_charset;	/* LOAD DATA's CHARACTER SET for this database */
 	atomic_bool use_local;		/* cleared for good once LOCAL is refused */
 	atomic_bool noted;			/* the fallback note is printed once */
-	atomic_bool stop;			/* set on SIGINT/SIGTERM: stop at the next step */
-} load_shared;
-
-typedef struct loader
-{
-	mbm_worker	worker;			/* running, connection id: for stopping */
-	const mbm_options *o;
-	load_shared *sh;
-	const char *load_charset;	/* LOAD DATA's CHARACTER SET for this server */
-	char		error[512];
-	bool		failed;
-} loader;
+} mysql_load;
 
 /* ---- LOAD DATA LOCAL: the rows as a data stream ---- */
 
@@ -94,26 +78,27 @@ typedef struct loader
  * digits converted: ascii.
  */
 static int
-choose_load_charset(loader *l, mbm_conn *conn)
+choose_load_charset(const mbm_options *o, mysql_load *ml, mbm_conn *conn, char *err,
+					size_t errlen)
 {
 	char		charset[64];
 	bool		wide;
 
-	if (mbm_query_value(l->o, conn, "SELECT @@character_set_database", charset,
-						sizeof(charset), l->error, sizeof(l->error)) != 0)
+	if (mbm_query_value(o, conn, "SELECT @@character_set_database", charset,
+						sizeof(charset), err, errlen) != 0)
 		return -1;
 	wide = strcmp(charset, "ucs2") == 0 || strncmp(charset, "utf16", 5) == 0 ||
 		strcmp(charset, "utf32") == 0;
-	l->load_charset = wide ? "ascii" : "binary";
+	ml->load_charset = wide ? "ascii" : "binary";
 	return 0;
 }
 
-/* 0, -1 with l->error set, or MBM_LOAD_REFUSED (nothing was loaded). */
+/* 0, -1 with err set, or MBM_LOAD_REFUSED (nothing was loaded). */
 static int
-load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
+load_rows_local(const mbm_options *o, const mysql_load *ml, mbm_conn *conn, int table,
+				mb_rng *rng, atomic_bool *stop, char *err, size_t errlen)
 {
-	const mbm_options *o = l->o;
-	mbm_row_source src = {&l->sh->stop, rng, 1, o->table_size, {0}, 0, 0};
+	mbm_row_source src = {stop, rng, 1, o->table_size, {0}, 0, 0};
 	char		sql[512];
 	int64_t		rows;
 
@@ -122,13 +107,13 @@ load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 			 " CHARACTER SET %s"
 			 " FIELDS TERMINATED BY '\\t' ESCAPED BY '' LINES TERMINATED BY '\\n'"
 			 " (id, k, c, pad)",
-			 table, table, l->load_charset);
-	rows = mbm_load_local(conn, sql, mbm_row_source_read, &src, l->error, sizeof(l->error));
+			 table, table, ml->load_charset);
+	rows = o->driver->load_stream(conn, sql, mbm_row_source_read, &src, err, errlen);
 	if (rows < 0)
 		return rows == MBM_LOAD_REFUSED ? MBM_LOAD_REFUSED : -1;
 	if (rows != o->table_size)
 	{
-		snprintf(l->error, sizeof(l->error), "sbtest%d: LOAD DATA loaded %lld rows, not %lld",
+		snprintf(err, errlen, "sbtest%d: LOAD DATA loaded %lld rows, not %lld",
 				 table, (long long) rows, (long long) o->table_size);
 		return -1;
 	}
@@ -139,7 +124,8 @@ load_rows_local(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 
 /* One multi-row INSERT of 'rows' rows, ready to bind. */
 static mbm_stmt *
-prepare_insert(mbm_conn *conn, int table, int rows, char *err, size_t errlen)
+prepare_insert(const mbm_options *o, mbm_conn *conn, int table, int rows, char *err,
+			   size_t errlen)
 {
 	size_t		len = 128 + (size_t) rows * 16;
 	char	   *sql = malloc(len);
@@ -150,15 +136,15 @@ prepare_insert(mbm_conn *conn, int table, int rows, char *err, size_t errlen)
 	n = (size_t) snprintf(sql, len, "INSERT INTO sbtest%d (id, k, c, pad) VALUES ", table);
 	for (i = 0; i < rows; i++)
 		n += (size_t) snprintf(sql + n, len - n, "%s(?, ?, ?, ?)", i ? ", " : "");
-	stmt = MY->prepare(conn, sql, rows * 4, NULL, 0, err, errlen);
+	stmt = o->driver->prepare(conn, sql, rows * 4, NULL, 0, err, errlen);
 	free(sql);
 	return stmt;
 }
 
 static int
-load_rows_insert(loader *l, mbm_conn *conn, int table, mb_rng *rng)
+load_rows_insert(const mbm_options *o, mbm_conn *conn, int table, mb_rng *rng,
+				 atomic_bool *stop, char *err, size_t errlen)
 {
-	const mbm_options *o = l->o;
 	mb_bind_value *values = calloc((size_t) MBM_LOAD_ROWS * 4, sizeof(mb_bind_value));
 	char	   *texts = malloc((size_t) MBM_LOAD_ROWS * (MB_C_LEN + MB_PAD_LEN));
 	mbm_stmt   *full = NULL;
@@ -166,7 +152,7 @@ load_rows_insert(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 	int64_t		uncommitted = 0;
 	int			rc = -1;
 
-	if (MY->query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+	if (o->driver->query(conn, "START TRANSACTION", err, errlen) != 0)
 		goto done;
 
 	while (id <= o->table_size)
@@ -176,19 +162,19 @@ load_rows_insert(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 		mbm_stmt   *stmt;
 		int			i;
 
-		if (atomic_load(&l->sh->stop))
+		if (atomic_load(stop))
 		{
-			snprintf(l->error, sizeof(l->error), "stopped");
+			snprintf(err, errlen, "stopped");
 			goto done;
 		}
 		if (rows == MBM_LOAD_ROWS)
 		{
 			if (full == NULL &&
-				(full = prepare_insert(conn, table, rows, l->error, sizeof(l->error))) == NULL)
+				(full = prepare_insert(o, conn, table, rows, err, errlen)) == NULL)
 				goto done;
 			stmt = full;
 		}
-		else if ((stmt = prepare_insert(conn, table, rows, l->error, sizeof(l->error))) == NULL)
+		else if ((stmt = prepare_insert(o, conn, table, rows, err, errlen)) == NULL)
 			goto done;
 
 		for (i = 0; i < rows; i++)
@@ -209,58 +195,62 @@ load_rows_insert(loader *l, mbm_conn *conn, int table, mb_rng *rng)
 			v[3].text = c + MB_C_LEN;
 			v[3].text_len = MB_PAD_LEN;
 		}
-		if (MY->execute(stmt, values, rows * 4, l->error, sizeof(l->error)) < 0)
+		if (o->driver->execute(stmt, values, rows * 4, err, errlen) < 0)
 		{
 			if (stmt != full)
-				MY->stmt_close(stmt);
+				o->driver->stmt_close(stmt);
 			goto done;
 		}
 		if (stmt != full)
-			MY->stmt_close(stmt);
+			o->driver->stmt_close(stmt);
 		id += rows;
 		uncommitted += rows;
 		if (uncommitted >= MBM_COMMIT_ROWS)
 		{
-			if (MY->query(conn, "COMMIT", l->error, sizeof(l->error)) != 0 ||
-				MY->query(conn, "START TRANSACTION", l->error, sizeof(l->error)) != 0)
+			if (o->driver->query(conn, "COMMIT", err, errlen) != 0 ||
+				o->driver->query(conn, "START TRANSACTION", err, errlen) != 0)
 				goto done;
 			uncommitted = 0;
 		}
 	}
-	if (MY->query(conn, "COMMIT", l->error, sizeof(l->error)) != 0)
+	if (o->driver->query(conn, "COMMIT", err, errlen) != 0)
 		goto done;
 	rc = 0;
 done:
 	if (full)
-		MY->stmt_close(full);
+		o->driver->stmt_close(full);
 	free(values);
 	free(texts);
 	return rc;
 }
 
-/* One statement of a table's load, unless a stop signal came; 0 on success. */
-static int
-step(loader *l, mbm_conn *conn, const char *sql)
+/* The loader's connection: LOAD DATA LOCAL allowed, checks relaxed. */
+static mbm_conn *
+loader_connect(const mbm_options *o, void *arg, char *err, size_t errlen)
 {
-	if (atomic_load(&l->sh->stop))
+	mbm_conn   *conn = o->driver->connect_bulk(o, err, errlen);
+
+	if (conn != NULL &&
+		(o->driver->query(conn, "SET SESSION unique_checks = 0", err, errlen) != 0 ||
+		 o->driver->query(conn, "SET SESSION foreign_key_checks = 0", err, errlen) != 0))
 	{
-		snprintf(l->error, sizeof(l->error), "stopped");
-		return -1;
+		o->driver->close(conn);
+		return NULL;
 	}
-	return MY->query(conn, sql, l->error, sizeof(l->error));
+	return conn;
 }
 
 static int
-load_table(loader *l, mbm_conn *conn, int table)
+load_table(const mbm_options *o, void *arg, mbm_conn *conn, int table, uint64_t seed,
+		   atomic_bool *stop, char *err, size_t errlen)
 {
-	const mbm_options *o = l->o;
-	uint64_t	seed = o->seeded ? o->seed : (uint64_t) time(NULL);
+	mysql_load *ml = arg;
 	char		sql[512];
 	mb_rng		rng;
 	int			rc = MBM_LOAD_REFUSED;
 
 	snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS sbtest%d", table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	/* STATS_AUTO_RECALC=0 for the load only: see the top of the file */
 	snprintf(sql, sizeof(sql),
@@ -268,21 +258,21 @@ load_table(loader *l, mbm_conn *conn, int table)
 			 " k INTEGER NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',"
 			 " pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=%s"
 			 " STATS_AUTO_RECALC=0",
-			 table, o->engine);
-	if (step(l, conn, sql) != 0)
+			 table, mbm_mysql_settings.engine);
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 
 	mb_rng_seed(&rng, seed, (uint64_t) table);
-	if (atomic_load(&l->sh->use_local))
+	if (atomic_load(&ml->use_local))
 	{
-		rc = load_rows_local(l, conn, table, &rng);
+		rc = load_rows_local(o, ml, conn, table, &rng, stop, err, errlen);
 		if (rc == MBM_LOAD_REFUSED)
 		{
-			atomic_store(&l->sh->use_local, false);
-			if (!atomic_exchange(&l->sh->noted, true))
+			atomic_store(&ml->use_local, false);
+			if (!atomic_exchange(&ml->noted, true))
 			{
 				printf("note: LOAD DATA LOCAL INFILE refused (%s); loading with multi-row INSERTs\n",
-					   mysql_error(mbm_mysql_handle(conn)));
+					   err);
 				fflush(stdout);
 			}
 			/* the library never asked for data: no value was drawn */
@@ -290,54 +280,18 @@ load_table(loader *l, mbm_conn *conn, int table)
 		}
 	}
 	if (rc == MBM_LOAD_REFUSED)
-		rc = load_rows_insert(l, conn, table, &rng);
+		rc = load_rows_insert(o, conn, table, &rng, stop, err, errlen);
 	if (rc != 0)
 		return -1;
 
 	snprintf(sql, sizeof(sql), "CREATE INDEX k_%d ON sbtest%d (k)", table, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "ALTER TABLE sbtest%d STATS_AUTO_RECALC=DEFAULT", table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", table);
-	if (step(l, conn, sql) != 0)
-		return -1;
-	atomic_fetch_add(&l->sh->loaded, 1);
-	printf("loaded sbtest%d: %lld rows\n", table, (long long) o->table_size);
-	fflush(stdout);
-	return 0;
-}
-
-static void *
-loader_main(void *arg)
-{
-	loader	   *l = arg;
-	mbm_conn   *conn;
-
-	mysql_thread_init();
-	conn = mbm_mysql_connect_loader(l->o, l->error, sizeof(l->error));
-	if (conn)
-		atomic_store(&l->worker.conn_id, MY->session_id(conn));
-	if (conn == NULL ||
-		MY->query(conn, "SET SESSION unique_checks = 0", l->error, sizeof(l->error)) != 0 ||
-		MY->query(conn, "SET SESSION foreign_key_checks = 0", l->error, sizeof(l->error)) != 0 ||
-		choose_load_charset(l, conn) != 0)
-		l->failed = true;
-	while (!l->failed && !atomic_load(&l->sh->stop))
-	{
-		int			table = atomic_fetch_add(&l->sh->next_table, 1);
-
-		if (table > l->o->tables)
-			break;
-		if (load_table(l, conn, table) != 0)
-			l->failed = true;
-	}
-	if (conn)
-		MY->close(conn);
-	mysql_thread_end();
-	atomic_store(&l->worker.running, false);
-	return NULL;
+	return mbm_load_step(o, conn, stop, sql, err, errlen);
 }
 
 static void
@@ -347,7 +301,7 @@ ignore_row(void *arg, int ncols, const char *const *values)
 
 /* Drop sbtestN for N > tables while they exist, so runs never use stale ones. */
 static int
-drop_tables_from(mbm_conn *conn, int first, char *err, size_t errlen)
+drop_tables_from(const mbm_options *o, mbm_conn *conn, int first, char *err, size_t errlen)
 {
 	int			t;
 
@@ -357,94 +311,43 @@ drop_tables_from(mbm_conn *conn, int first, char *err, size_t errlen)
 		int64_t		exists;
 
 		snprintf(sql, sizeof(sql), "SHOW TABLES LIKE 'sbtest%d'", t);
-		if ((exists = MY->query_rows(conn, sql, ignore_row, NULL, err, errlen)) < 0)
+		if ((exists = o->driver->query_rows(conn, sql, ignore_row, NULL, err, errlen)) < 0)
 			return -1;
 		if (exists == 0)
 			return 0;
 		snprintf(sql, sizeof(sql), "DROP TABLE sbtest%d", t);
-		if (MY->query(conn, sql, err, errlen) != 0)
+		if (o->driver->query(conn, sql, err, errlen) != 0)
 			return -1;
 	}
+}
+
+/* Before the loaders: no stale sbtestN beyond --tables, and LOAD DATA's character set. */
+static int
+begin_load(const mbm_options *o, void *arg, mbm_conn *conn, char *err, size_t errlen)
+{
+	if (drop_tables_from(o, conn, o->tables + 1, err, errlen) != 0)
+		return -1;
+	return choose_load_charset(o, arg, conn, err, errlen);
 }
 
 int
 mbm_mysql_prepare(const mbm_options *o)
 {
-	int			nthreads = o->threads < o->tables ? o->threads : o->tables;
-	loader	   *loaders = calloc(nthreads, sizeof(loader));
-	pthread_t  *threads = calloc(nthreads, sizeof(pthread_t));
-	mbm_worker **workers = calloc(nthreads, sizeof(mbm_worker *));
-	/* on the heap with the loaders: an abandoned loader still uses them */
-	load_shared *sh = malloc(sizeof(load_shared));
-	char		err[512];
-	mbm_conn   *conn = mbm_connect(o, err, sizeof(err));
-	int			started = 0;
-	int			loaded;
-	bool		all_ended;
-	int			i;
-	int			rc = MBM_EXIT_OK;
+	/* with the loaders, on the heap: an abandoned loader still uses it */
+	mysql_load *ml = calloc(1, sizeof(mysql_load));
+	mbm_table_loader tl = {begin_load, loader_connect, load_table, ml};
+	int			rc;
 
-	atomic_init(&sh->next_table, 1);
-	atomic_init(&sh->loaded, 0);
-	atomic_init(&sh->use_local, true);
-	atomic_init(&sh->noted, false);
-	atomic_init(&sh->stop, false);
-	if (conn == NULL)
+	if (ml == NULL)
 	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
-		return MBM_EXIT_BAD_INPUT;
-	}
-	if (drop_tables_from(conn, o->tables + 1, err, sizeof(err)) != 0)
-	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
-		MY->close(conn);
+		fprintf(stderr, "%s: prepare failed: out of memory\n", mbm_progname);
 		return MBM_EXIT_FAILED;
 	}
-	MY->close(conn);
-
-	for (i = 0; i < nthreads && mbm_stop_signal() == 0; i++)
-	{
-		loaders[i].o = o;
-		loaders[i].sh = sh;
-		atomic_init(&loaders[i].worker.running, true);
-		atomic_init(&loaders[i].worker.conn_id, 0);
-		workers[i] = &loaders[i].worker;
-		if (pthread_create(&threads[i], NULL, loader_main, &loaders[i]) != 0)
-		{
-			fprintf(stderr, "%s: prepare failed: cannot start a loader thread\n", mbm_progname);
-			atomic_store(&sh->stop, true);
-			rc = MBM_EXIT_FAILED;
-			break;
-		}
-		started++;
-	}
-
-	/* loads take as long as they take; only a stop signal hurries them */
-	all_ended = mbm_workers_wait(o, workers, started, false, &sh->stop);
-	for (i = 0; all_ended && i < started; i++)
-	{
-		pthread_join(threads[i], NULL);
-		if (loaders[i].failed && mbm_stop_signal() == 0)
-		{
-			fprintf(stderr, "%s: prepare failed: %s\n", mbm_progname, loaders[i].error);
-			rc = MBM_EXIT_FAILED;
-		}
-	}
-	loaded = atomic_load(&sh->loaded);
-	if (mbm_stop_signal() != 0 && loaded < o->tables)
-	{
-		fprintf(stderr, "%s: prepare interrupted by %s after loading %d of %d table(s):"
-				" run prepare again\n", mbm_progname, mbm_stop_signal_name(), loaded, o->tables);
-		rc = 128 + mbm_stop_signal();
-	}
-	/* abandoned loaders still use theirs: leave them to the exit */
-	if (all_ended)
-	{
-		free(loaders);
-		free(threads);
-		free(sh);
-	}
-	free(workers);
+	atomic_init(&ml->use_local, true);
+	atomic_init(&ml->noted, false);
+	rc = mbm_load_tables(o, &tl);
+	if (!mbm_stop_abandoned())
+		free(ml);
 	return rc;
 }
 
@@ -478,7 +381,7 @@ mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char
 	int			t;
 
 	*missing = false;
-	if (MY->query_rows(conn, "SHOW TABLES LIKE 'sbtest%'", note_table, &ts, err, errlen) < 0)
+	if (o->driver->query_rows(conn, "SHOW TABLES LIKE 'sbtest%'", note_table, &ts, err, errlen) < 0)
 	{
 		free(have);
 		return -1;
@@ -492,10 +395,11 @@ mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char
 	*missing = true;
 	if (first_missing == 1)
 		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
-				 o->db);
+				 mbm_mysql_settings.db);
 	else
 		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
-				 " run prepare with --tables=%d", first_missing, o->db, o->tables, o->tables);
+				 " run prepare with --tables=%d", first_missing, mbm_mysql_settings.db, o->tables,
+				 o->tables);
 	return -1;
 }
 
@@ -511,64 +415,52 @@ mbm_mysql_cleanup(const mbm_options *o)
 		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_BAD_INPUT;
 	}
-	if (drop_tables_from(conn, 1, err, sizeof(err)) != 0)
+	if (drop_tables_from(o, conn, 1, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		rc = MBM_EXIT_FAILED;
 	}
-	MY->close(conn);
+	o->driver->close(conn);
 	return rc;
 }
 
 /* ---- maintain: the suite's post-write step ---- */
 
-static double
-monotonic_s(void)
+/* The first value of a one-row query, a number, as text; 0 on success. */
+static int
+query_number(const mbm_options *o, mbm_conn *conn, const char *sql, char *out, size_t outlen,
+			 char *err, size_t errlen)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	if (mbm_query_value(o, conn, sql, out, outlen, err, errlen) != 0)
+		return -1;
+	if (out[0] == '\0' || strspn(out, "0123456789.") != strlen(out))
+	{
+		snprintf(err, errlen, "%s: not a number", sql);
+		return -1;
+	}
+	return 0;
 }
 
-/* The first value of a one-row query, as text; 0 on success. */
-static int
-query_text(MYSQL *conn, const char *sql, char *out, size_t outlen)
+static void
+take_status_value(void *arg, int ncols, const char *const *values)
 {
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
-	int			rc = -1;
+	long long  *v = arg;
 
-	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(conn)) == NULL)
-		return -1;
-	row = mysql_fetch_row(res);
-	if (row && row[0] && strspn(row[0], "0123456789.") == strlen(row[0]))
-	{
-		snprintf(out, outlen, "%s", row[0]);
-		rc = 0;
-	}
-	mysql_free_result(res);
-	return rc;
+	if (ncols >= 2 && values[1] != NULL)
+		*v = atoll(values[1]);
 }
 
 /* One number from SHOW GLOBAL STATUS, or -1. */
 static long long
-global_status(MYSQL *conn, const char *name)
+global_status(const mbm_options *o, mbm_conn *conn, const char *name)
 {
 	char		sql[128];
-	MYSQL_RES  *res;
-	MYSQL_ROW	row;
+	char		err[256];
 	long long	v = -1;
 
 	snprintf(sql, sizeof(sql), "SHOW GLOBAL STATUS LIKE '%s'", name);
-	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0 ||
-		(res = mysql_store_result(conn)) == NULL)
+	if (o->driver->query_rows(conn, sql, take_status_value, &v, err, sizeof(err)) < 0)
 		return -1;
-	row = mysql_fetch_row(res);
-	if (row && row[1])
-		v = atoll(row[1]);
-	mysql_free_result(res);
 	return v;
 }
 
@@ -582,8 +474,7 @@ mbm_mysql_maintain(const mbm_options *o)
 {
 	char		err[512];
 	mbm_conn   *mc = mbm_connect(o, err, sizeof(err));
-	MYSQL	   *conn;
-	double		deadline = monotonic_s() + MBM_FLUSH_TIMEOUT_S;
+	double		deadline = mbm_now_s() + MBM_FLUSH_TIMEOUT_S;
 	long long	dirty;
 	char		old_pct[64];
 	bool		forced;
@@ -594,16 +485,15 @@ mbm_mysql_maintain(const mbm_options *o)
 		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_FAILED;
 	}
-	conn = mbm_mysql_handle(mc);
 	for (t = 1; t <= o->tables; t++)
 	{
 		char		sql[64];
 
 		snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%d", t);
-		if (MY->query(mc, sql, err, sizeof(err)) != 0)
+		if (o->driver->query(mc, sql, err, sizeof(err)) != 0)
 		{
 			fprintf(stderr, "%s: %s\n", mbm_progname, err);
-			MY->close(mc);
+			o->driver->close(mc);
 			return MBM_EXIT_FAILED;
 		}
 	}
@@ -613,28 +503,28 @@ mbm_mysql_maintain(const mbm_options *o)
 	 * which is what "wait for dirty pages to drain" means.  The old value is
 	 * put back afterwards.  Without the privilege we wait a little and say so.
 	 */
-	forced = query_text(conn, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct", old_pct,
-						sizeof(old_pct)) == 0 &&
-		MY->query(mc, "SET GLOBAL innodb_max_dirty_pages_pct = 0", err, sizeof(err)) == 0;
+	forced = query_number(o, mc, "SELECT @@GLOBAL.innodb_max_dirty_pages_pct", old_pct,
+						  sizeof(old_pct), err, sizeof(err)) == 0 &&
+		o->driver->query(mc, "SET GLOBAL innodb_max_dirty_pages_pct = 0", err, sizeof(err)) == 0;
 	if (!forced)
 	{
 		printf("maintenance: cannot force a flush (%s); waiting at most %d s\n", err,
 			   MBM_UNFORCED_WAIT_S);
-		deadline = monotonic_s() + MBM_UNFORCED_WAIT_S;
+		deadline = mbm_now_s() + MBM_UNFORCED_WAIT_S;
 	}
 	/* a stop signal ends the wait, not the restore below */
-	while ((dirty = global_status(conn, "Innodb_buffer_pool_pages_dirty")) > 0 &&
-		   monotonic_s() < deadline && mbm_stop_signal() == 0)
+	while ((dirty = global_status(o, mc, "Innodb_buffer_pool_pages_dirty")) > 0 &&
+		   mbm_now_s() < deadline && mbm_stop_signal() == 0)
 		usleep(100000);
 	if (forced)
 	{
 		char		sql[128];
 
 		snprintf(sql, sizeof(sql), "SET GLOBAL innodb_max_dirty_pages_pct = %s", old_pct);
-		if (MY->query(mc, sql, err, sizeof(err)) != 0)
+		if (o->driver->query(mc, sql, err, sizeof(err)) != 0)
 			fprintf(stderr, "%s: could not restore innodb_max_dirty_pages_pct: %s\n", mbm_progname, err);
 	}
 	printf("maintenance: ANALYZE TABLE done; %lld dirty pages left\n", dirty < 0 ? 0 : dirty);
-	MY->close(mc);
+	o->driver->close(mc);
 	return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : MBM_EXIT_OK;
 }

@@ -21,15 +21,6 @@
 
 #include "mb_suite.h"
 
-static double
-monotonic_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static bool
 selected(const mbm_options *o, const char *workload)
 {
@@ -71,7 +62,7 @@ mbm_suite(const mbm_options *o)
 {
 	int			steps = 0;
 	int			n = 0;
-	double		started = monotonic_s();
+	double		started = mbm_now_s();
 	bool		any_write = false;
 	int			in_file = 0;	/* runs the results database did not take */
 	int			rc = MBM_EXIT_OK;
@@ -126,10 +117,9 @@ mbm_suite(const mbm_options *o)
 				remaining += o->warmup_s + step_seconds(o, &mb_suite_steps[j]);
 		printf("\n[%d of %d] %s %s%s%s%s — elapsed %.0fs, about %.0fs to go\n", n, steps,
 			   mb_suite_kind_name(s->kind),
-			   s->workload ? s->workload : o->driver == &mbm_mysql_driver ?
-			   "ANALYZE TABLE + dirty page flush" : "VACUUM ANALYZE + CHECKPOINT",
+			   s->workload ? s->workload : o->driver->maintain_title,
 			   s->phase ? " (" : "", s->phase ? s->phase : "", s->phase ? ")" : "",
-			   monotonic_s() - started, remaining);
+			   mbm_now_s() - started, remaining);
 		fflush(stdout);
 
 		if (s->kind == MB_SUITE_MAINTENANCE)
@@ -162,7 +152,7 @@ mbm_suite(const mbm_options *o)
 		}
 	}
 	if (i == mb_suite_num_steps)
-		printf("\nsuite done in %.0fs\n", monotonic_s() - started);
+		printf("\nsuite done in %.0fs\n", mbm_now_s() - started);
 	if (in_file > 0)
 		fprintf(stderr, "%s: the results database did not take %d run(s);"
 				" they are in %s\n", mbm_progname, in_file, o->results_file);

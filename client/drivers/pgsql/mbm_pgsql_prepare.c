@@ -1,12 +1,12 @@
 /*
- * mbm_pg_prepare.c — create, load, drop and maintain the sbtest tables on
+ * mbm_pgsql_prepare.c — create, load, drop and maintain the sbtest tables on
  * Postgres (the pgsql driver's commands).
  *
  * The tables are exactly those of the extension's bench_prepare
- * (sql/microbench_functions.sql): the same DDL in the same schema (the
+ * (extension/microbench_functions.sql): the same DDL in the same schema (the
  * first of the search_path, current_schema()), the same rows for the same
  * seed (table N drawn from stream N of the seed, values in the order
- * extension/mb_load.c and mbm_prepare.c draw them), the primary key and
+ * extension/mb_load.c and the mysql driver draw them), the primary key and
  * index k_N built after the load, the id sequence set past the last row,
  * and ANALYZE.  Like bench_prepare's loader, the rows are written frozen:
  * COPY FREEZE into a table created in the same transaction.  The load
@@ -20,150 +20,92 @@
  *
  * Each table is one transaction (DROP, CREATE, COPY, keys, ANALYZE,
  * COMMIT): a load that fails or is stopped leaves the table as it was.
- * Tables load in parallel, one connection each, up to --threads at once.
+ * Tables load in parallel, one connection each, up to --threads at once
+ * (mbm_tables.c).
  * SIGINT or SIGTERM ends a COPY's data early (the row count then fails the
  * table) and pg_cancel_backend() ends a long statement; prepare then says
  * how many tables it loaded and to run it again.
  */
 #include "mbm.h"
+#include "mbm_pgsql.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mb_values.h"
 
 /* A schema name quoted as an identifier: 63 bytes, each quote doubled. */
 #define MBM_SCHEMA_LEN	160
 
-/* What the loaders share. */
-typedef struct load_shared
-{
-	atomic_int	next_table;
-	atomic_int	loaded;			/* tables completely loaded */
-	atomic_bool stop;			/* set on SIGINT/SIGTERM: stop at the next step */
-	uint64_t	seed;
-	char		schema[MBM_SCHEMA_LEN]; /* quote_ident(current_schema()) */
-} load_shared;
-
-typedef struct loader
-{
-	mbm_worker	worker;			/* running, session id: for stopping */
-	const mbm_options *o;
-	load_shared *sh;
-	char		error[512];
-	bool		failed;
-} loader;
-
-/* One statement of a table's load, unless a stop signal came; 0 on success. */
-static int
-step(loader *l, mbm_conn *conn, const char *sql)
-{
-	if (atomic_load(&l->sh->stop))
-	{
-		snprintf(l->error, sizeof(l->error), "stopped");
-		return -1;
-	}
-	return mbm_query(l->o, conn, sql, l->error, sizeof(l->error));
-}
-
 /*
- * The load of one table, in one transaction; 0, or -1 with l->error set.
- * A table that failed ends its loader, whose connection closes, and the
- * server rolls the transaction back: nothing of it stays.
+ * The load of one table, in one transaction; 0, or -1 with err set.  A
+ * table that failed ends its loader, whose connection closes, and the
+ * server rolls the transaction back: nothing of it stays.  arg: the
+ * schema, quoted.
  */
 static int
-load_table(loader *l, mbm_conn *conn, int table)
+load_table(const mbm_options *o, void *arg, mbm_conn *conn, int table, uint64_t seed,
+		   atomic_bool *stop, char *err, size_t errlen)
 {
-	const mbm_options *o = l->o;
-	const char *schema = l->sh->schema;
+	const char *schema = arg;
 	mb_rng		rng;
-	mbm_row_source src = {&l->sh->stop, &rng, 1, o->table_size, {0}, 0, 0};
+	mbm_row_source src = {stop, &rng, 1, o->table_size, {0}, 0, 0};
 	char		sql[512];
 	int64_t		rows;
 
-	if (step(l, conn, "BEGIN") != 0)
+	if (mbm_load_step(o, conn, stop, "BEGIN", err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS %s.sbtest%d", schema, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql),
 			 "CREATE TABLE %s.sbtest%d (id serial NOT NULL, k integer NOT NULL DEFAULT 0,"
 			 " c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '')",
 			 schema, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 
-	mb_rng_seed(&rng, l->sh->seed, (uint64_t) table);
+	mb_rng_seed(&rng, seed, (uint64_t) table);
 	snprintf(sql, sizeof(sql), "COPY %s.sbtest%d (id, k, c, pad) FROM STDIN WITH (FREEZE)",
 			 schema, table);
-	rows = mbm_pgsql_copy_in(conn, sql, mbm_row_source_read, &src, l->error, sizeof(l->error));
+	rows = o->driver->load_stream(conn, sql, mbm_row_source_read, &src, err, errlen);
 	if (rows < 0)
 		return -1;
-	if (atomic_load(&l->sh->stop))
+	if (atomic_load(stop))
 	{
-		snprintf(l->error, sizeof(l->error), "stopped");
+		snprintf(err, errlen, "stopped");
 		return -1;
 	}
 	if (rows != o->table_size)
 	{
-		snprintf(l->error, sizeof(l->error), "sbtest%d: COPY loaded %lld rows, not %lld",
+		snprintf(err, errlen, "sbtest%d: COPY loaded %lld rows, not %lld",
 				 table, (long long) rows, (long long) o->table_size);
 		return -1;
 	}
 
 	snprintf(sql, sizeof(sql), "ALTER TABLE %s.sbtest%d ADD PRIMARY KEY (id)", schema, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "CREATE INDEX k_%d ON %s.sbtest%d (k)", table, schema, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	/* the next id a serial insert takes follows the last row, as after bench_prepare */
 	snprintf(sql, sizeof(sql),
 			 "SELECT setval(pg_get_serial_sequence(format('%%I.%%I', current_schema(),"
 			 " 'sbtest%d'), 'id'), %lld)", table, (long long) o->table_size);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "ANALYZE %s.sbtest%d", schema, table);
-	if (step(l, conn, sql) != 0)
+	if (mbm_load_step(o, conn, stop, sql, err, errlen) != 0)
 		return -1;
-	if (step(l, conn, "COMMIT") != 0)
-		return -1;
-	atomic_fetch_add(&l->sh->loaded, 1);
-	printf("loaded sbtest%d: %lld rows\n", table, (long long) o->table_size);
-	fflush(stdout);
-	return 0;
+	return mbm_load_step(o, conn, stop, "COMMIT", err, errlen);
 }
 
-static void *
-loader_main(void *arg)
+static mbm_conn *
+loader_connect(const mbm_options *o, void *arg, char *err, size_t errlen)
 {
-	loader	   *l = arg;
-	mbm_conn   *conn = mbm_connect(l->o, l->error, sizeof(l->error));
-
-	if (conn)
-		atomic_store(&l->worker.conn_id, l->o->driver->session_id(conn));
-	else
-		l->failed = true;
-	while (!l->failed && !atomic_load(&l->sh->stop))
-	{
-		int			table = atomic_fetch_add(&l->sh->next_table, 1);
-
-		if (table > l->o->tables)
-			break;
-		if (load_table(l, conn, table) != 0)
-			l->failed = true;
-	}
-	if (conn)
-	{
-		atomic_store(&l->worker.conn_id, 0);
-		l->o->driver->close(conn);
-	}
-	atomic_store(&l->worker.running, false);
-	return NULL;
+	return o->driver->connect_bulk(o, err, errlen);
 }
 
 /*
@@ -244,92 +186,35 @@ record_dataset(const mbm_options *o)
 		o->driver->close(conn);
 }
 
+/* Before the loaders: the schema the tables go in, and no stale sbtestN beyond --tables. */
+static int
+begin_load(const mbm_options *o, void *arg, mbm_conn *conn, char *err, size_t errlen)
+{
+	char	   *schema = arg;
+
+	if (target_schema(o, conn, schema, MBM_SCHEMA_LEN, err, errlen) != 0)
+		return -1;
+	return drop_tables_from(o, conn, schema, o->tables + 1, err, errlen);
+}
+
 int
 mbm_pgsql_prepare(const mbm_options *o)
 {
-	int			nthreads = o->threads < o->tables ? o->threads : o->tables;
-	loader	   *loaders = calloc(nthreads, sizeof(loader));
-	pthread_t  *threads = calloc(nthreads, sizeof(pthread_t));
-	mbm_worker **workers = calloc(nthreads, sizeof(mbm_worker *));
-	/* on the heap with the loaders: an abandoned loader still uses them */
-	load_shared *sh = calloc(1, sizeof(load_shared));
-	char		err[512];
-	mbm_conn   *conn;
-	int			started = 0;
-	int			loaded;
-	bool		all_ended;
-	int			i;
-	int			rc = MBM_EXIT_OK;
+	/* with the loaders, on the heap: an abandoned loader still reads it */
+	char	   *schema = calloc(1, MBM_SCHEMA_LEN);
+	mbm_table_loader tl = {begin_load, loader_connect, load_table, schema};
+	int			rc;
 
-	if (loaders == NULL || threads == NULL || workers == NULL || sh == NULL)
+	if (schema == NULL)
 	{
 		fprintf(stderr, "%s: prepare failed: out of memory\n", mbm_progname);
 		return MBM_EXIT_FAILED;
 	}
-	atomic_init(&sh->next_table, 1);
-	atomic_init(&sh->loaded, 0);
-	atomic_init(&sh->stop, false);
-	sh->seed = o->seeded ? o->seed : (uint64_t) time(NULL);
-	conn = mbm_connect(o, err, sizeof(err));
-	if (conn == NULL)
-	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
-		return MBM_EXIT_BAD_INPUT;
-	}
-	if (target_schema(o, conn, sh->schema, sizeof(sh->schema), err, sizeof(err)) != 0 ||
-		drop_tables_from(o, conn, sh->schema, o->tables + 1, err, sizeof(err)) != 0)
-	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
-		o->driver->close(conn);
-		return MBM_EXIT_FAILED;
-	}
-	o->driver->close(conn);
-
-	for (i = 0; i < nthreads && mbm_stop_signal() == 0; i++)
-	{
-		loaders[i].o = o;
-		loaders[i].sh = sh;
-		atomic_init(&loaders[i].worker.running, true);
-		atomic_init(&loaders[i].worker.conn_id, 0);
-		workers[i] = &loaders[i].worker;
-		if (pthread_create(&threads[i], NULL, loader_main, &loaders[i]) != 0)
-		{
-			fprintf(stderr, "%s: prepare failed: cannot start a loader thread\n", mbm_progname);
-			atomic_store(&sh->stop, true);
-			rc = MBM_EXIT_FAILED;
-			break;
-		}
-		started++;
-	}
-
-	/* loads take as long as they take; only a stop signal hurries them */
-	all_ended = mbm_workers_wait(o, workers, started, false, &sh->stop);
-	for (i = 0; all_ended && i < started; i++)
-	{
-		pthread_join(threads[i], NULL);
-		if (loaders[i].failed && mbm_stop_signal() == 0)
-		{
-			fprintf(stderr, "%s: prepare failed: %s\n", mbm_progname, loaders[i].error);
-			rc = MBM_EXIT_FAILED;
-		}
-	}
-	loaded = atomic_load(&sh->loaded);
-	if (mbm_stop_signal() != 0 && loaded < o->tables)
-	{
-		fprintf(stderr, "%s: prepare interrupted by %s after loading %d of %d table(s):"
-				" run prepare again\n", mbm_progname, mbm_stop_signal_name(), loaded, o->tables);
-		rc = 128 + mbm_stop_signal();
-	}
-	if (rc == MBM_EXIT_OK && loaded == o->tables)
+	rc = mbm_load_tables(o, &tl);
+	if (rc == MBM_EXIT_OK)
 		record_dataset(o);
-	/* abandoned loaders still use theirs: leave them to the exit */
-	if (all_ended)
-	{
-		free(loaders);
-		free(threads);
-		free(sh);
-	}
-	free(workers);
+	if (!mbm_stop_abandoned())
+		free(schema);
 	return rc;
 }
 
@@ -399,7 +284,7 @@ mbm_pgsql_maintain(const mbm_options *o)
 	{
 		checkpointed = mbm_query(o, conn, "CHECKPOINT", err, sizeof(err)) == 0;
 		/* 42501 insufficient_privilege: the step goes on without it */
-		if (!checkpointed && strcmp(o->driver->error_code(conn), "42501") != 0)
+		if (!checkpointed && strcmp(mbm_error_code(conn), "42501") != 0)
 		{
 			fprintf(stderr, "%s: %s\n", mbm_progname, err);
 			o->driver->close(conn);

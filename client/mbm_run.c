@@ -117,15 +117,6 @@ typedef struct mbm_client
 	char		error[512];
 } mbm_client;
 
-uint64_t
-mbm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 static double
 wall_clock_s(void)
 {
@@ -238,7 +229,7 @@ close_plans(const mbm_driver *d, mbm_plans *plans)
 static void
 take_code(mbm_client *c, mbm_conn *conn, char *code)
 {
-	snprintf(code, MBM_CODE_LEN, "%s", c->o->driver->error_code(conn));
+	snprintf(code, MBM_CODE_LEN, "%s", mbm_error_code(conn));
 }
 
 /*
@@ -392,6 +383,24 @@ wait_until(mbm_client *c, uint64_t when)
 	}
 }
 
+/* A client thread's end: its statements, connection and buffers let go, in state. */
+static void *
+client_exit(mbm_client *c, mbm_plans *plans, mbm_conn *conn, mb_bind_value *values, int state)
+{
+	const mbm_driver *d = c->o->driver;
+
+	close_plans(d, plans);
+	if (conn)
+		d->close(conn);
+	free(values);
+	free(c->literal);
+	atomic_store(&c->state, state);
+	if (d->thread_end)
+		d->thread_end();
+	atomic_store(&c->worker.running, false);
+	return NULL;
+}
+
 static void *
 client_main(void *arg)
 {
@@ -413,7 +422,8 @@ client_main(void *arg)
 	int			max_params = 1;
 	int			s;
 
-	d->thread_init();
+	if (d->thread_init)
+		d->thread_init();
 	atomic_store(&c->tid, (int) gettid());
 	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
 				(uint64_t) c->index);
@@ -544,25 +554,10 @@ client_main(void *arg)
 	atomic_store(&c->state, CLIENT_STOPPED);
 	while (atomic_load(c->phase) < PHASE_CLOSE)
 		sleep_ns(1000000);
-	close_plans(d, &plans);
-	d->close(conn);
-	free(values);
-	free(c->literal);
-	atomic_store(&c->state, CLIENT_DONE);
-	d->thread_end();
-	atomic_store(&c->worker.running, false);
-	return NULL;
+	return client_exit(c, &plans, conn, values, CLIENT_DONE);
 
 failed:
-	close_plans(d, &plans);
-	if (conn)
-		d->close(conn);
-	free(values);
-	free(c->literal);
-	atomic_store(&c->state, CLIENT_FAILED);
-	d->thread_end();
-	atomic_store(&c->worker.running, false);
-	return NULL;
+	return client_exit(c, &plans, conn, values, CLIENT_FAILED);
 }
 
 /* The index of the first failed client, or -1. */
@@ -743,12 +738,6 @@ run_phase(mbm_client *clients, int n, double seconds, double interval,
 	return rc;
 }
 
-static void
-set_phase(atomic_int *phase, int value)
-{
-	atomic_store(phase, value);
-}
-
 /*
  * Wait until every client is in state (CLIENT_PAUSED, CLIENT_STOPPED): has
  * finished its event, however long that takes, and is idle.  False as soon
@@ -864,55 +853,146 @@ phase_name(int phase)
 	return phase == PHASE_SETUP ? "set-up" : "warm-up";
 }
 
-int
-mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
+/*
+ * One run from its set-up to its record.  mbm_run() moves it through its
+ * steps in order: open (the server, its tables and facts, the cost probe,
+ * the data fingerprint), start the clients, measure (warm-up, the window
+ * and its two cost snapshots), stop the clients, and finish (the result
+ * summed up, printed and recorded).  Each step sees whether an earlier one
+ * failed or was interrupted (ended()) and then does nothing.
+ */
+typedef struct mbm_run_state
 {
-	int			n = o->threads;
-	mbm_client *clients = calloc(n, sizeof(mbm_client));
-	mbm_worker **workers = calloc(n, sizeof(mbm_worker *));
-	mbm_result *r = calloc(1, sizeof(mbm_result));
-	/* on the heap with the clients: an abandoned client still reads it */
-	atomic_int *phase = malloc(sizeof(atomic_int));
-	atomic_uint_fast64_t *claimed = malloc(sizeof(atomic_uint_fast64_t));
-	int64_t    *scan_rows = calloc(n, sizeof(int64_t));
-	char		err[512];
-	mbm_conn   *conn;
-	bool		missing = false;
-	uint64_t	window_start = 0,
-				window_end = 0,
-				stopped_at = 0;
-	int			i;
-	int			started = 0;
-	int			failed = -1;	/* the client whose error ends the run */
-	const char *failure = NULL; /* a failure of no client */
-	int			interrupted_in = -1;	/* the phase a stop signal came in */
-	bool		all_ended;
+	const mbm_options *o;
+	const mb_workload *w;
+	int			n;				/* clients asked for */
+	int			started;		/* client threads started */
+	mbm_client *clients;
+	mbm_worker **workers;
+	/* on the heap with the clients: an abandoned client still reads them */
+	atomic_int *phase;
+	atomic_uint_fast64_t *claimed;	/* measured events begun (--events) */
+	int64_t    *scan_rows;		/* rows one scan reads, per client */
+	mbm_result *r;
+	/* how it ended, if early */
+	int			failed;			/* the client whose error ends the run, or -1 */
+	const char *failure;		/* a failure of no client */
+	int			interrupted_in; /* the phase a stop signal came in, or -1 */
+	bool		all_ended;		/* every client thread ended and was joined */
+	/* the measured window */
+	uint64_t	window_start;
+	uint64_t	stopped_at;
 	mbm_cost_probe probe;
-	mbm_cost_snapshot cost_start = {0};
-	mbm_cost_snapshot cost_end = {0};
-	bool		window_costs = false;	/* both ends of the window were taken */
-	int			sample_capacity = mb_samples_capacity(o->time_s);
-	double	   *sample_buffer = calloc((size_t) sample_capacity, sizeof(double));
-	double	   *wait_buffer = calloc((size_t) sample_capacity, sizeof(double));
+	bool		probe_open;
+	mbm_cost_snapshot cost_start;
+	mbm_cost_snapshot cost_end;
+	bool		window_costs;	/* both ends of the window were taken */
+	int			sample_capacity;
+	double	   *sample_buffer;
+	double	   *wait_buffer;
 	mb_samples	samples;
-	mb_sched	sched_now;
-	bool		sched_end_read = false;	/* sched_end: read at the window's end */
+	bool		sched_end_read; /* sched_end: read at the window's end */
 	mb_sched	sched_end;
-	int			rc;
+} mbm_run_state;
 
-	if (in_file_only)
-		*in_file_only = false;
-	atomic_init(phase, PHASE_SETUP);
-	atomic_init(claimed, 0);
-	r->workload = w;
-	r->range = mb_catalog_effective_range(w, o->range_size);
-	r->rows_scanned = -1;
-	r->canary_before_us = -1;
-	r->canary_after_us = -1;
-	if (sample_buffer == NULL || wait_buffer == NULL)
-		sample_capacity = 0;	/* no per-second QPS, the run goes on */
-	mb_samples_init(&samples, sample_buffer, wait_buffer, sample_capacity, 0, NULL);
+/* Whether the run has already failed or been interrupted. */
+static bool
+ended(const mbm_run_state *rs)
+{
+	return rs->failure != NULL || rs->failed >= 0 || rs->interrupted_in >= 0;
+}
 
+static mbm_run_state *
+run_new(const mbm_options *o, const mb_workload *w)
+{
+	mbm_run_state *rs = calloc(1, sizeof(mbm_run_state));
+
+	if (rs == NULL)
+		return NULL;
+	rs->o = o;
+	rs->w = w;
+	rs->n = o->threads;
+	rs->failed = -1;
+	rs->interrupted_in = -1;
+	rs->all_ended = true;
+	rs->clients = calloc(rs->n, sizeof(mbm_client));
+	rs->workers = calloc(rs->n, sizeof(mbm_worker *));
+	rs->phase = malloc(sizeof(atomic_int));
+	rs->claimed = malloc(sizeof(atomic_uint_fast64_t));
+	rs->scan_rows = calloc(rs->n, sizeof(int64_t));
+	rs->r = calloc(1, sizeof(mbm_result));
+	rs->sample_capacity = mb_samples_capacity(o->time_s);
+	rs->sample_buffer = calloc((size_t) rs->sample_capacity, sizeof(double));
+	rs->wait_buffer = calloc((size_t) rs->sample_capacity, sizeof(double));
+	if (rs->clients == NULL || rs->workers == NULL || rs->phase == NULL ||
+		rs->claimed == NULL || rs->scan_rows == NULL || rs->r == NULL)
+		rs->failure = "out of memory";
+	if (rs->sample_buffer == NULL || rs->wait_buffer == NULL)
+		rs->sample_capacity = 0;	/* no per-second QPS, the run goes on */
+	mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,
+					0, NULL);
+	if (rs->phase)
+		atomic_init(rs->phase, PHASE_SETUP);
+	if (rs->claimed)
+		atomic_init(rs->claimed, 0);
+	if (rs->r)
+	{
+		rs->r->workload = w;
+		rs->r->range = mb_catalog_effective_range(w, o->range_size);
+		rs->r->rows_scanned = -1;
+		rs->r->canary_before_us = -1;
+		rs->r->canary_after_us = -1;
+	}
+	return rs;
+}
+
+static void
+run_free(mbm_run_state *rs)
+{
+	/* abandoned clients may still write to their slots: leave them be */
+	if (rs->all_ended)
+	{
+		free(rs->clients);
+		free(rs->phase);
+		free(rs->claimed);
+	}
+	mbm_cost_snapshot_free(&rs->cost_start);
+	mbm_cost_snapshot_free(&rs->cost_end);
+	if (rs->probe_open)
+		mbm_cost_close(&rs->probe);
+	free(rs->workers);
+	free(rs->scan_rows);
+	if (rs->r)
+	{
+		free(rs->r->server_status);
+		free(rs->r->data_state);
+	}
+	free(rs->r);
+	free(rs->sample_buffer);
+	free(rs->wait_buffer);
+	free(rs);
+}
+
+/*
+ * Step 1: the server, its tables and what it says of itself, the rows a
+ * scan reads, the cost probe (its own connection) and the data's
+ * fingerprint, all before any client connects.  0, or an exit code with
+ * the message printed.
+ */
+static int
+run_open(mbm_run_state *rs)
+{
+	const mbm_options *o = rs->o;
+	mbm_result *r = rs->r;
+	char		err[512];
+	bool		missing = false;
+	mbm_conn   *conn;
+
+	if (rs->failure)
+	{
+		fprintf(stderr, "%s: %s\n", mbm_progname, rs->failure);
+		return MBM_EXIT_FAILED;
+	}
 	conn = mbm_connect(o, err, sizeof(err));
 	if (conn == NULL)
 	{
@@ -927,191 +1007,215 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		return missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
 	}
 	o->driver->close(conn);
-	if (w->table_per_client && count_scan_rows(o, scan_rows, err, sizeof(err)) != 0)
+	if (rs->w->table_per_client && count_scan_rows(o, rs->scan_rows, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "%s: %s\n", mbm_progname, err);
 		return MBM_EXIT_FAILED;
 	}
-	if (mbm_cost_open(o, &probe, err, sizeof(err)) != 0)
+	if (mbm_cost_open(o, &rs->probe, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "%s: monitor connection: %s\n", mbm_progname, err);
 		return MBM_EXIT_FAILED;
 	}
+	rs->probe_open = true;
 	mb_host_collect(&r->host);
-	/* what the run reads, before any client connects */
-	r->data_state = mbm_data_state(&probe, o, w);
+	r->data_state = mbm_data_state(&rs->probe, o, rs->w);
 	if (mbm_stop_signal() != 0)
 	{
 		printf("interrupted by %s before %s started: nothing measured, not recorded\n",
-			   mbm_stop_signal_name(), w->name);
+			   mbm_stop_signal_name(), rs->w->name);
 		fflush(stdout);
-		mbm_cost_close(&probe);
 		return 128 + mbm_stop_signal();
 	}
+	return 0;
+}
 
+/* The run's first line: what runs where, and what drives it differently. */
+static void
+run_announce(const mbm_run_state *rs)
+{
+	const mbm_options *o = rs->o;
+	char		window[128];
+	char		driven[256] = "";
+	size_t		len = 0;
+
+	if (o->event_limit > 0 && o->time_s > 0)
+		snprintf(window, sizeof(window), "%lld events or %.0fs, whichever first,",
+				 (long long) o->event_limit, o->time_s);
+	else if (o->event_limit > 0)
+		snprintf(window, sizeof(window), "%lld events", (long long) o->event_limit);
+	else
+		snprintf(window, sizeof(window), "%.0fs", o->time_s);
+	if (o->ps_disable)
+		len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", statements as text");
+	if (o->rate > 0)
+		len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", %g events/s", o->rate);
+	if (o->reconnect > 0)
+		len += (size_t) snprintf(driven + len, sizeof(driven) - len,
+								 ", reconnect every %d events", o->reconnect);
+	printf("%s %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
+		   mbm_progname, MBM_VERSION, rs->w->name, rs->r->server.dbms, rs->r->server.version,
+		   rs->n, driven, window, o->warmup_s);
+	fflush(stdout);
+}
+
+/* Step 2: every client thread started, connected and its statements prepared. */
+static void
+run_start_clients(mbm_run_state *rs)
+{
+	int			i;
+
+	for (i = 0; i < rs->n; i++)
 	{
-		char		window[128];
-		char		driven[256] = "";
-		size_t		len = 0;
+		mbm_client *c = &rs->clients[i];
 
-		if (o->event_limit > 0 && o->time_s > 0)
-			snprintf(window, sizeof(window), "%lld events or %.0fs, whichever first,",
-					 (long long) o->event_limit, o->time_s);
-		else if (o->event_limit > 0)
-			snprintf(window, sizeof(window), "%lld events", (long long) o->event_limit);
-		else
-			snprintf(window, sizeof(window), "%.0fs", o->time_s);
-		/* what drives the run differently from the defaults, said up front */
-		if (o->ps_disable)
-			len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", statements as text");
-		if (o->rate > 0)
-			len += (size_t) snprintf(driven + len, sizeof(driven) - len, ", %g events/s", o->rate);
-		if (o->reconnect > 0)
-			len += (size_t) snprintf(driven + len, sizeof(driven) - len,
-									 ", reconnect every %d events", o->reconnect);
-		printf("%s %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
-			   mbm_progname, MBM_VERSION, w->name, r->server.dbms, r->server.version, n, driven, window,
-			   o->warmup_s);
-		fflush(stdout);
-	}
-
-	for (i = 0; i < n; i++)
-	{
-		clients[i].index = i;
-		clients[i].o = o;
-		clients[i].w = w;
-		clients[i].range = r->range;
-		clients[i].phase = phase;
-		clients[i].claimed = claimed;
-		atomic_init(&clients[i].state, CLIENT_STARTING);
-		atomic_init(&clients[i].worker.running, true);
-		atomic_init(&clients[i].worker.conn_id, 0);
-		workers[i] = &clients[i].worker;
-		if (pthread_create(&clients[i].thread, NULL, client_main, &clients[i]) != 0)
+		c->index = i;
+		c->o = rs->o;
+		c->w = rs->w;
+		c->range = rs->r->range;
+		c->phase = rs->phase;
+		c->claimed = rs->claimed;
+		atomic_init(&c->state, CLIENT_STARTING);
+		atomic_init(&c->worker.running, true);
+		atomic_init(&c->worker.conn_id, 0);
+		rs->workers[i] = &c->worker;
+		if (pthread_create(&c->thread, NULL, client_main, c) != 0)
 		{
-			failure = "cannot start a client thread";
-			break;
+			rs->failure = "cannot start a client thread";
+			return;
 		}
-		started++;
+		rs->started++;
 	}
-
-	/* setup: every client connected and prepared */
-	while (failure == NULL)
+	for (;;)
 	{
 		int			ready = 0;
 
-		if ((failed = failed_client(clients, started)) >= 0)
-			break;
+		if ((rs->failed = failed_client(rs->clients, rs->started)) >= 0)
+			return;
 		if (mbm_stop_signal() != 0)
 		{
-			interrupted_in = PHASE_SETUP;
-			break;
+			rs->interrupted_in = PHASE_SETUP;
+			return;
 		}
-		for (i = 0; i < started; i++)
-			ready += atomic_load(&clients[i].state) == CLIENT_READY;
-		if (ready == n)
-			break;
+		for (i = 0; i < rs->started; i++)
+			ready += atomic_load(&rs->clients[i].state) == CLIENT_READY;
+		if (ready == rs->n)
+			return;
 		sleep_ns(1000000);
 	}
+}
 
-	/* the clients are connected, prepared and idle: the canary competes with nobody */
-	if (failure == NULL && failed < 0 && interrupted_in < 0)
-		r->canary_before_us = mb_canary_run_us();
-	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
+/* How a phase ended (run_phase()'s code, wait_clients_idle()'s false) into rs. */
+static void
+note_phase_end(mbm_run_state *rs, int rc, int phase)
+{
+	if (rc < 0)
+		rs->failed = failed_client(rs->clients, rs->n);
+	else if (rc > 0)
+		rs->interrupted_in = phase;
+}
+
+/*
+ * Step 3: the host-speed canary while every client is idle, the warm-up,
+ * the pause for the window's start snapshot (server and host costs), the
+ * measured window with its per-second samples, and after the stop, once
+ * every client has finished its last event, the end snapshot and the
+ * canary again.
+ */
+static void
+run_measure(mbm_run_state *rs)
+{
+	const mbm_options *o = rs->o;
+	mbm_client *clients = rs->clients;
+	mb_sched	sched_now;
+
+	if (!ended(rs))
+		rs->r->canary_before_us = mb_canary_run_us();
+	if (!ended(rs) && o->warmup_s > 0)
 	{
-		set_phase(phase, PHASE_WARMUP);
-		rc = run_phase(clients, n, o->warmup_s, 0, claimed, 0, NULL);
-		if (rc < 0)
-			failed = failed_client(clients, n);
-		else if (rc > 0)
-			interrupted_in = PHASE_WARMUP;
-	}
-	/* after a warm-up, the clients finish their events and pause for the snapshot */
-	if (failure == NULL && failed < 0 && interrupted_in < 0 && o->warmup_s > 0)
-	{
-		set_phase(phase, PHASE_PAUSE);
-		if (!wait_clients_idle(clients, n, CLIENT_PAUSED))
+		atomic_store(rs->phase, PHASE_WARMUP);
+		note_phase_end(rs, run_phase(clients, rs->n, o->warmup_s, 0, rs->claimed, 0, NULL),
+					   PHASE_WARMUP);
+		/* the clients finish their events and pause for the snapshot */
+		if (!ended(rs))
 		{
-			if ((failed = failed_client(clients, n)) < 0)
-				interrupted_in = PHASE_WARMUP;
+			atomic_store(rs->phase, PHASE_PAUSE);
+			if (!wait_clients_idle(clients, rs->n, CLIENT_PAUSED))
+				note_phase_end(rs, failed_client(clients, rs->n) >= 0 ? -1 : 1, PHASE_WARMUP);
 		}
 	}
-	if (failure == NULL && failed < 0 && interrupted_in < 0)
+	if (!ended(rs))
 	{
-		mbm_cost_take(&probe, &cost_start, true);
-		window_start = mbm_now_ns();
-		r->started_at = wall_clock_s();
-		mb_samples_init(&samples, sample_buffer, wait_buffer, sample_capacity, window_start,
-						read_clients_sched(clients, n, &sched_now) ? &sched_now : NULL);
-		set_phase(phase, PHASE_MEASURE);
-		rc = run_phase(clients, n, o->time_s, o->report_interval, claimed, o->event_limit,
-					   &samples);
-		if (rc < 0)
-			failed = failed_client(clients, n);
-		else if (rc > 0)
-			interrupted_in = PHASE_MEASURE;
+		mbm_cost_take(&rs->probe, &rs->cost_start, true);
+		rs->window_start = mbm_now_ns();
+		rs->r->started_at = wall_clock_s();
+		mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,
+						rs->window_start,
+						read_clients_sched(clients, rs->n, &sched_now) ? &sched_now : NULL);
+		atomic_store(rs->phase, PHASE_MEASURE);
+		note_phase_end(rs, run_phase(clients, rs->n, o->time_s, o->report_interval, rs->claimed,
+									 o->event_limit, &rs->samples), PHASE_MEASURE);
 	}
-	stopped_at = mbm_now_ns();
-	set_phase(phase, PHASE_STOP);
+	rs->stopped_at = mbm_now_ns();
+	atomic_store(rs->phase, PHASE_STOP);
 	/* the window's end: every last event done, no statement closed yet */
-	if (failure == NULL && failed < 0 && interrupted_in < 0 &&
-		wait_clients_idle(clients, started, CLIENT_STOPPED))
+	if (!ended(rs) && wait_clients_idle(clients, rs->started, CLIENT_STOPPED))
 	{
-		mbm_cost_take(&probe, &cost_end, false);
-		window_costs = true;
+		mbm_cost_take(&rs->probe, &rs->cost_end, false);
+		rs->window_costs = true;
 		/* the threads are idle but alive: the last second's CPU times */
-		sched_end_read = read_clients_sched(clients, started, &sched_end);
+		rs->sched_end_read = read_clients_sched(clients, rs->started, &rs->sched_end);
 		/* after the snapshot, so that the host's CPU does not count it */
-		r->canary_after_us = mb_canary_run_us();
+		rs->r->canary_after_us = mb_canary_run_us();
 	}
-	set_phase(phase, PHASE_CLOSE);
+	atomic_store(rs->phase, PHASE_CLOSE);
+}
 
-	/*
-	 * At the end of the window each client finishes its event, however long
-	 * it takes; after a failure or a signal, nobody waits for long events.
-	 */
-	all_ended = mbm_workers_wait(o, workers, started,
-								 failure != NULL || failed >= 0 || interrupted_in >= 0, NULL);
-	for (i = 0; all_ended && i < started; i++)
-		pthread_join(clients[i].thread, NULL);
+/*
+ * Step 4: the clients close their statements and connections and end.  At
+ * the end of the window each finishes its event, however long it takes;
+ * after a failure or a signal nobody waits for long events.
+ */
+static void
+run_stop_clients(mbm_run_state *rs)
+{
+	int			i;
+
+	rs->all_ended = mbm_workers_wait(rs->o, rs->workers, rs->started, ended(rs), NULL);
+	for (i = 0; rs->all_ended && i < rs->started; i++)
+		pthread_join(rs->clients[i].thread, NULL);
 	/* a signal while the last events finished: the run is complete, but stopped */
-	if (failure == NULL && failed < 0 && interrupted_in < 0 && mbm_stop_signal() != 0)
-		interrupted_in = PHASE_MEASURE;
-	if (failure == NULL && failed < 0 && interrupted_in < 0)
-		failed = failed_client(clients, started);
+	if (!ended(rs) && mbm_stop_signal() != 0)
+		rs->interrupted_in = PHASE_MEASURE;
+	if (!ended(rs))
+		rs->failed = failed_client(rs->clients, rs->started);
+}
 
-	if (interrupted_in == PHASE_SETUP || interrupted_in == PHASE_WARMUP)
-	{
-		printf("interrupted by %s during %s: nothing measured, not recorded\n",
-			   mbm_stop_signal_name(), phase_name(interrupted_in));
-		fflush(stdout);
-		rc = 128 + mbm_stop_signal();
-		goto done;
-	}
-	if (interrupted_in < 0 && (failure != NULL || failed >= 0))
-	{
-		if (failure != NULL)
-			fprintf(stderr, "%s: %s\n", mbm_progname, failure);
-		else
-			fprintf(stderr, "%s: client %d: %s\n", mbm_progname, failed + 1,
-					clients[failed].error);
-		rc = MBM_EXIT_FAILED;
-		goto done;
-	}
+/* The clients' counts, samples, CPU and the window's costs into the result. */
+static void
+run_collect(mbm_run_state *rs)
+{
+	const mbm_options *o = rs->o;
+	mbm_client *clients = rs->clients;
+	mbm_result *r = rs->r;
+	uint64_t	window_end = 0;
+	int			n = rs->n;
+	int			i;
 
 	for (i = 0; i < n; i++)
 		if (clients[i].last_event_end_ns > window_end)
 			window_end = clients[i].last_event_end_ns;
-	if (window_end <= window_start)
-		window_end = window_start + 1;
-	r->elapsed_s = (window_end - window_start) / 1e9;
+	if (window_end <= rs->window_start)
+		window_end = rs->window_start + 1;
+	r->elapsed_s = (window_end - rs->window_start) / 1e9;
 	r->ended_at = r->started_at + r->elapsed_s;
 	collect(clients, n, &r->events, &r->queries, &r->errors, &r->latency);
 	/* the same end and queries as the run's QPS */
-	mb_samples_finish(&samples, window_end, r->queries, sched_end_read ? &sched_end : NULL);
-	r->qps_per_second = samples.qps;
-	r->cpu_wait_per_second = samples.wait_share;
-	r->n_samples = samples.count;
+	mb_samples_finish(&rs->samples, window_end, r->queries,
+					  rs->sched_end_read ? &rs->sched_end : NULL);
+	r->qps_per_second = rs->samples.qps;
+	r->cpu_wait_per_second = rs->samples.wait_share;
+	r->n_samples = rs->samples.count;
 	r->sched_known = sum_client_sched(clients, n, &r->sched);
 	for (i = 0; i < n; i++)
 	{
@@ -1121,49 +1225,84 @@ mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
 		for (e = 0; e < o->n_ignored; e++)
 			r->errors_by_code[e] += atomic_load(&clients[i].errors_by_code[e]);
 	}
-	if (window_costs && all_ended && interrupted_in < 0)
+	if (rs->window_costs && rs->all_ended && rs->interrupted_in < 0)
 	{
 		sum_client_cpu(clients, n, &r->client_cpu);
-		mbm_cost_finish(&probe, &cost_start, &cost_end, r);
+		mbm_cost_finish(&rs->probe, &rs->cost_start, &rs->cost_end, r);
 	}
-	if (w->table_per_client)
+	if (rs->w->table_per_client)
 	{
 		r->rows_scanned = 0;
 		for (i = 0; i < n; i++)
-			r->rows_scanned += (int64_t) atomic_load(&clients[i].events) * scan_rows[i];
+			r->rows_scanned += (int64_t) atomic_load(&clients[i].events) * rs->scan_rows[i];
 	}
-	if (interrupted_in == PHASE_MEASURE)
+}
+
+/*
+ * Step 5: what the run came to.  Interrupted before the window: nothing;
+ * failed: the error; interrupted in the window: what was measured, marked
+ * so nobody takes it for a result; else the summary and the record.  An
+ * exit code.
+ */
+static int
+run_finish(mbm_run_state *rs, bool *in_file_only)
+{
+	const mbm_options *o = rs->o;
+	mbm_result *r = rs->r;
+
+	if (rs->interrupted_in == PHASE_SETUP || rs->interrupted_in == PHASE_WARMUP)
 	{
-		/* what was measured, marked so nobody takes it for a result */
+		printf("interrupted by %s during %s: nothing measured, not recorded\n",
+			   mbm_stop_signal_name(), phase_name(rs->interrupted_in));
+		fflush(stdout);
+		return 128 + mbm_stop_signal();
+	}
+	if (rs->interrupted_in < 0 && (rs->failure != NULL || rs->failed >= 0))
+	{
+		if (rs->failure != NULL)
+			fprintf(stderr, "%s: %s\n", mbm_progname, rs->failure);
+		else
+			fprintf(stderr, "%s: client %d: %s\n", mbm_progname, rs->failed + 1,
+					rs->clients[rs->failed].error);
+		return MBM_EXIT_FAILED;
+	}
+	run_collect(rs);
+	if (rs->interrupted_in == PHASE_MEASURE)
+	{
 		if (r->events > 0)
 			print_summary(o, r);
 		printf("\ninterrupted by %s after %.1f s of the measured window: %snot recorded\n",
-			   mbm_stop_signal_name(), (stopped_at - window_start) / 1e9,
+			   mbm_stop_signal_name(), (rs->stopped_at - rs->window_start) / 1e9,
 			   r->events > 0 ? "" : "nothing measured, ");
 		fflush(stdout);
-		rc = 128 + mbm_stop_signal();
-		goto done;
+		return 128 + mbm_stop_signal();
 	}
 	print_summary(o, r);
-	rc = o->no_record ? MBM_EXIT_OK : mbm_record_result(o, r, in_file_only);
+	return o->no_record ? MBM_EXIT_OK : mbm_record_result(o, r, in_file_only);
+}
 
-done:
-	/* abandoned clients may still write to their slots: leave them be */
-	if (all_ended)
+int
+mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only)
+{
+	mbm_run_state *rs = run_new(o, w);
+	int			rc;
+
+	if (in_file_only)
+		*in_file_only = false;
+	if (rs == NULL)
 	{
-		free(clients);
-		free(phase);
-		free(claimed);
+		fprintf(stderr, "%s: out of memory\n", mbm_progname);
+		return MBM_EXIT_FAILED;
 	}
-	mbm_cost_snapshot_free(&cost_start);
-	mbm_cost_snapshot_free(&cost_end);
-	mbm_cost_close(&probe);
-	free(workers);
-	free(scan_rows);
-	free(r->server_status);
-	free(r->data_state);
-	free(r);
-	free(sample_buffer);
-	free(wait_buffer);
+	rc = run_open(rs);
+	if (rc == 0)
+	{
+		run_announce(rs);
+		run_start_clients(rs);
+		run_measure(rs);
+		run_stop_clients(rs);
+		rc = run_finish(rs, in_file_only);
+	}
+	run_free(rs);
 	return rc;
 }

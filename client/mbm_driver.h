@@ -6,14 +6,18 @@
  * of thin operations: connect, prepare, execute with bound values, run a
  * statement as text, read a few rows of text, say what an error was, what
  * the server is, and the DBMS's own commands (prepare, cleanup, maintain)
- * and cost counters.  Two drivers: "mysql" (mbm_mysql.c, MySQL and MariaDB
- * through the C API that libmysqlclient and MariaDB Connector/C share) and
- * "pgsql" (mbm_pgsql.c, libpq).  The name is what --db-driver takes and
- * what a result row's driver column holds.
+ * and cost counters.  A driver also owns its options (its connection
+ * settings): it declares them, parses them into settings of its own and
+ * prints their section of --help, so the core never names a driver or one
+ * of its options.  The drivers are listed in drivers/mbm_drivers.c, the
+ * one file of the client that names them: "mysql" (drivers/mysql/, MySQL
+ * and MariaDB through the C API that libmysqlclient and MariaDB
+ * Connector/C share) and "pgsql" (drivers/pgsql/, libpq).  The name is
+ * what --db-driver takes and what a result row's driver column holds.
  *
  * Errors: every operation that fails writes a one-line reason into the
  * caller's buffer and leaves the DBMS's code for it on the connection
- * (error_code): a MySQL error number as decimal text, or a Postgres
+ * (mbm_error_code()): a MySQL error number as decimal text, or a Postgres
  * SQLSTATE.  --ignore-errors takes those codes, so one comparison of
  * strings serves both.
  */
@@ -23,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mb_catalog.h"
 
@@ -35,6 +40,23 @@ typedef struct mbm_stmt mbm_stmt;
 /* Room for an error code: a MySQL number or a SQLSTATE, and the NUL. */
 #define MBM_CODE_LEN 8
 
+/*
+ * What every driver's mbm_conn begins with, so that the core reads it
+ * without asking the driver: the code of the connection's last failure
+ * ("" if none), which each operation that fails sets.
+ */
+typedef struct mbm_conn_head
+{
+	char		last_code[MBM_CODE_LEN];
+} mbm_conn_head;
+
+/* The code of conn's last failure (a C struct's first member shares its address). */
+static inline const char *
+mbm_error_code(const mbm_conn *conn)
+{
+	return ((const mbm_conn_head *) conn)->last_code;
+}
+
 /* What the server says about itself, for the result row. */
 typedef struct mbm_server_facts
 {
@@ -44,6 +66,12 @@ typedef struct mbm_server_facts
 	char		compiler[128];	/* what built the server, "" if it does not say */
 	char		instance[128];	/* which start of the server: "port N, started T" */
 } mbm_server_facts;
+
+/* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
+typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
+
+/* load_stream(): bulk loading is not allowed here; nothing was loaded. */
+#define MBM_LOAD_REFUSED	(-2)
 
 /* A row of text values (NULL for SQL NULL) handed to a query_rows callback. */
 typedef void (*mbm_row_fn) (void *arg, int ncols, const char *const *values);
@@ -63,16 +91,50 @@ typedef struct mbm_shown_status
 
 #define MBM_COST_STATUS_SHOWN 6
 
+/*
+ * An option of a driver, --NAME=VALUE (each takes a value): a text the
+ * core stores in *text as it is, a TCP port (1 to 65535) it stores in
+ * *port, or, with neither, one the driver's parse_option checks, under the
+ * driver's own number id.
+ */
+typedef struct mbm_driver_option
+{
+	const char *name;
+	const char **text;
+	int		   *port;
+	int			id;
+} mbm_driver_option;
+
 typedef struct mbm_driver
 {
 	const char *name;			/* "mysql" or "pgsql" */
 	const char *dbms_title;		/* for messages: "MySQL" or "Postgres" */
 	const char *code_title;		/* what an error code is: "MySQL error number", "SQLSTATE" */
+	const char *code_noun;		/* an error code in a sentence: "error", "SQLSTATE" */
 	const char *default_ignored;	/* --ignore-errors when not given */
 	const char *code_example;	/* for the hint of a bad --ignore-errors */
+	const char *never_ignored_why;	/* which codes always stop a run, and why */
+	/* the statement that cancels session %lu's current statement */
+	const char *cancel_format;
+	const char *cancel_title;	/* what it is, for messages: "KILL QUERY" */
+	const char *maintain_title; /* what cmd_maintain does, for the suite's progress */
+	const char *password_from;	/* where the password comes from, for messages */
 	mb_placeholder_style placeholder;
 
-	/* the library, once per process and once per thread that uses it */
+	/*
+	 * Its options, ending with a NULL name; parse_option takes the value of
+	 * one into the driver's settings (what connect uses): 0, or -1 with a
+	 * one-line reason in err that does not repeat a value that may hold a
+	 * password.  help is their section of --help.
+	 */
+	const mbm_driver_option *options;
+	int			(*parse_option) (int id, const char *value, char *err, size_t errlen);
+	const char *help;
+
+	/*
+	 * The library, once per process and once per thread that uses it; the
+	 * last three may be NULL where the library needs nothing.
+	 */
 	int			(*library_init) (void);
 	void		(*library_end) (void);
 	void		(*thread_init) (void);
@@ -83,18 +145,14 @@ typedef struct mbm_driver
 	bool		(*code_never_ignored) (const char *code);
 
 	/*
-	 * Connect with the options' connection settings; timeout_s 0: the
+	 * Connect with the driver's settings (its options); timeout_s 0: the
 	 * library's.  NULL with a one-line reason in err.
 	 */
 	mbm_conn   *(*connect) (const struct mbm_options *o, unsigned int timeout_s,
 							char *err, size_t errlen);
 	void		(*close) (mbm_conn *conn);
-	/* the code of the connection's last failure ("" if none) */
-	const char *(*error_code) (const mbm_conn *conn);
-	/* the server's id of the session, what cancel_sql names (0: none) */
+	/* the server's id of the session, what cancel_format names (0: none) */
 	unsigned long (*session_id) (mbm_conn *conn);
-	/* the statement that cancels session id's current statement, into buf */
-	void		(*cancel_sql) (unsigned long id, char *buf, size_t buflen);
 
 	/* a statement as text, its result read and discarded: 0 or -1 */
 	int			(*query) (mbm_conn *conn, const char *sql, char *err, size_t errlen);
@@ -134,6 +192,17 @@ typedef struct mbm_driver
 	int			(*check_tables) (mbm_conn *conn, const struct mbm_options *o, bool *missing,
 								 char *err, size_t errlen);
 
+	/*
+	 * Bulk loading, for prepare: a connection on which load_stream may run,
+	 * and load_stream: sql (LOAD DATA LOCAL INFILE, COPY ... FROM STDIN)
+	 * with its data made on the fly by read(arg, ...), never a file.  The
+	 * rows loaded, MBM_LOAD_REFUSED (the server does not allow it; nothing
+	 * was loaded; err says why), or -1 with err set.
+	 */
+	mbm_conn   *(*connect_bulk) (const struct mbm_options *o, char *err, size_t errlen);
+	int64_t		(*load_stream) (mbm_conn *conn, const char *sql, mbm_load_read_fn read,
+								void *arg, char *err, size_t errlen);
+
 	/* the commands: an exit code each */
 	int			(*cmd_prepare) (const struct mbm_options *o);
 	int			(*cmd_cleanup) (const struct mbm_options *o);
@@ -154,8 +223,46 @@ typedef struct mbm_driver
 							   const mb_workload *w);
 } mbm_driver;
 
-extern const mbm_driver mbm_mysql_driver;
-extern const mbm_driver mbm_pgsql_driver;
+/*
+ * A driver's table names its functions by convention: the thin operations
+ * as OPS_connect, OPS_query, ... (its own statics), and what its other
+ * files give (options, commands, the counters its summary shows) as
+ * OWN_options, OWN_prepare, ...; these two fill those members.
+ */
+#define MBM_DRIVER_OPERATIONS(OPS) \
+	.library_init = OPS##_library_init, \
+	.code_valid = OPS##_code_valid, .code_never_ignored = OPS##_code_never_ignored, \
+	.connect = OPS##_connect, .close = OPS##_close, \
+	.session_id = OPS##_session_id, \
+	.query = OPS##_query, .query_rows = OPS##_query_rows, \
+	.prepare = OPS##_prepare, .execute = OPS##_execute, .stmt_close = OPS##_stmt_close, \
+	.text_execute = OPS##_text_execute, .quote_literal = OPS##_quote_literal, \
+	.server_facts = OPS##_server_facts, \
+	.connect_bulk = OPS##_connect_bulk, .load_stream = OPS##_load_stream, \
+	.server_is_local = OPS##_server_is_local, .status_sql = OPS##_status_sql, \
+	.data_state = OPS##_data_state
+
+#define MBM_DRIVER_OWN(OWN) \
+	.options = OWN##_options, .parse_option = OWN##_parse_option, \
+	.help = OWN##_help, .check_tables = OWN##_check_tables, \
+	.cmd_prepare = OWN##_prepare, .cmd_cleanup = OWN##_cleanup, \
+	.cmd_maintain = OWN##_maintain, .shown_status = OWN##_shown_status
+
+/* What a driver's other files give its table (MBM_DRIVER_OWN), declared. */
+#define MBM_DRIVER_OWN_DECLARATIONS(OWN) \
+	extern const mbm_driver_option OWN##_options[]; \
+	extern int	OWN##_parse_option(int id, const char *value, char *err, size_t errlen); \
+	extern const char OWN##_help[]; \
+	extern int	OWN##_check_tables(mbm_conn *conn, const struct mbm_options *o, \
+								   bool *missing, char *err, size_t errlen); \
+	extern int	OWN##_prepare(const struct mbm_options *o); \
+	extern int	OWN##_cleanup(const struct mbm_options *o); \
+	extern int	OWN##_maintain(const struct mbm_options *o)
+
+/* ---- drivers/mbm_drivers.c: the drivers there are ---- */
+
+/* Every driver, the default (--db-driver not given) first; NULL ends it. */
+extern const mbm_driver *const mbm_drivers[];
 
 /* The driver of a --db-driver name, or NULL. */
 extern const mbm_driver *mbm_driver_find(const char *name);

@@ -5,18 +5,19 @@
  *
  * The client runs the catalog of common/ with the same statements, values,
  * transaction boundaries and counting as the Postgres extension, and
- * records its runs in the same results schema.  Modules: mbm_main.c
- * (command line), mbm_driver.h (what a driver does), mbm_mysql.c and
- * mbm_prepare.c (the mysql driver and its prepare, cleanup and maintain),
- * mbm_pgsql.c and mbm_pg_prepare.c (the pgsql driver and its commands),
+ * records its runs in the same results schema.  The core, in this folder,
+ * never names a DBMS: mbm_main.c (command line), mbm_driver.h (what a
+ * driver does) and mbm_driver.c (the calls every module makes through it),
  * mbm_run.c (clients, phases, progress, summary: one run loop for every
- * driver), mbm_suite.c (the standard suite), mbm_results.c (results
- * database or JSON-lines file), mbm_load.c (results files into the results
- * database), mbm_stop.c (SIGINT, SIGTERM and stopping busy threads),
- * mbm_cost.c (what a run cost: server counter deltas, host CPU and disk).
- * How a run is driven beyond that (ignored errors, statement mode, rate,
- * event limit, reconnects) is the same as the extension's:
- * docs/run-options.md.
+ * driver), mbm_suite.c (the standard suite), mbm_tables.c and mbm_rows.c
+ * (prepare's parallel table loading and its rows, for every driver),
+ * mbm_results.c (results database or JSON-lines file), mbm_load.c (results
+ * files into the results database), mbm_stop.c (SIGINT, SIGTERM and
+ * stopping busy threads), mbm_cost.c (what a run cost: server counter
+ * deltas, host CPU and disk), mbm_json.c (JSON text).  The drivers are in
+ * drivers/, one folder each, listed in drivers/mbm_drivers.c.  How a run
+ * is driven beyond that (ignored errors, statement mode, rate, event
+ * limit, reconnects) is the same as the extension's: docs/run-options.md.
  */
 #ifndef MBM_H
 #define MBM_H
@@ -26,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "mb_catalog.h"
 #include "mb_cost.h"
@@ -69,21 +71,8 @@ typedef struct mbm_options
 	double		rate;			/* events per second over all threads; 0: no limit */
 	int64_t		event_limit;	/* measured events; 0: none */
 	int			reconnect;		/* new connection every N events; 0: never */
-	/* the DBMS: mysql (MySQL, MariaDB) or pgsql (Postgres over libpq) */
+	/* the DBMS: its driver, whose own options say where the server is */
 	const mbm_driver *driver;
-	/* mysql connection; NULL/0 means "library default or --defaults-file" */
-	const char *host;
-	int			port;
-	const char *socket;
-	const char *user;
-	const char *db;
-	const char *defaults_file;
-	const char *engine;
-	/* pgsql connection; NULL/0 means libpq's default (PGHOST, PGPORT, ...) */
-	const char *pg_host;
-	int			pg_port;
-	const char *pg_user;
-	const char *pg_db;			/* a database name, or a conninfo string or URI */
 	/* recording */
 	const char *label;
 	const char *phase;
@@ -99,9 +88,6 @@ typedef struct mbm_options
 	double		insert_time_s;
 	const char *workloads;		/* comma-separated subset, NULL for all */
 } mbm_options;
-
-/* Fill buf with up to len bytes of rows; the count, 0 at the end of the data. */
-typedef unsigned int (*mbm_load_read_fn) (void *arg, char *buf, unsigned int len);
 
 /* ---- mbm_rows.c: a table's rows as a load's data stream ---- */
 
@@ -122,50 +108,46 @@ typedef struct mbm_row_source
 /* An mbm_load_read_fn over an mbm_row_source. */
 extern unsigned int mbm_row_source_read(void *arg, char *buf, unsigned int len);
 
-/* ---- mbm_mysql.c: the mysql driver's own, for its commands ---- */
-
-/* The MYSQL handle of a mysql driver connection (mbm_prepare.c, mbm_suite.c). */
-struct st_mysql;
-extern struct st_mysql *mbm_mysql_handle(mbm_conn *conn);
-/*
- * A connection for a prepare loader: LOAD DATA LOCAL allowed on it only,
- * served by mbm_load_local()'s row source and by nothing else.
- */
-extern mbm_conn *mbm_mysql_connect_loader(const mbm_options *o, char *err, size_t errlen);
-
-/* mbm_load_local(): LOCAL is not allowed here; nothing was loaded. */
-#define MBM_LOAD_REFUSED	(-2)
+/* ---- mbm_tables.c: prepare's tables, loaded in parallel ---- */
 
 /*
- * Run sql, a LOAD DATA LOCAL INFILE statement, on a connection from
- * mbm_mysql_connect_loader(), its data made on the fly by read(arg, ...).
- * Returns the rows loaded, MBM_LOAD_REFUSED, or -1 with err set (also when
- * the server warned about any row).
+ * What a driver's prepare does for each table, on a connection of its
+ * loader thread; arg is the driver's, shared by every loader.
  */
-extern int64_t mbm_load_local(mbm_conn *conn, const char *sql, mbm_load_read_fn read,
-							  void *arg, char *err, size_t errlen);
-
-/* The mysql driver's commands (mbm_prepare.c, mbm_suite.c). */
-extern int	mbm_mysql_prepare(const mbm_options *o);
-extern int	mbm_mysql_cleanup(const mbm_options *o);
-extern int	mbm_mysql_maintain(const mbm_options *o);
-extern int	mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing,
-								   char *err, size_t errlen);
-extern char *mbm_mysql_data_state(mbm_conn *conn, const mbm_options *o, const mb_workload *w);
-
-/* ---- mbm_pgsql.c, mbm_pg_prepare.c: the pgsql driver's commands ---- */
+typedef struct mbm_table_loader
+{
+	/*
+	 * What comes before any table, on a connection of its own (drop the
+	 * tables beyond --tables, find where they go ...): 0, or -1 with err
+	 * set.  NULL: nothing.
+	 */
+	int			(*begin) (const mbm_options *o, void *arg, mbm_conn *conn, char *err,
+						  size_t errlen);
+	/* a connection for loading, set up for it: NULL with err set */
+	mbm_conn   *(*connect) (const mbm_options *o, void *arg, char *err, size_t errlen);
+	/*
+	 * Create sbtest<table> and load it with the rows of stream table of
+	 * seed, its indexes and statistics made: 0, or -1 with err set.  Once
+	 * *stop is set, end early (mbm_load_step() checks it).
+	 */
+	int			(*load_table) (const mbm_options *o, void *arg, mbm_conn *conn, int table,
+							   uint64_t seed, atomic_bool *stop, char *err, size_t errlen);
+	void	   *arg;
+} mbm_table_loader;
 
 /*
- * Run sql, a COPY ... FROM STDIN, on conn, its data made on the fly by
- * read(arg, ...); the rows copied, or -1 with err set.
+ * Load sbtest1..o->tables, one loader thread and connection per table, up
+ * to --threads at once; failures and a stop are reported here.  An exit
+ * code: 0 when every table was loaded.
  */
-extern int64_t mbm_pgsql_copy_in(mbm_conn *conn, const char *sql, mbm_load_read_fn read,
-								 void *arg, char *err, size_t errlen);
-extern int	mbm_pgsql_prepare(const mbm_options *o);
-extern int	mbm_pgsql_cleanup(const mbm_options *o);
-extern int	mbm_pgsql_maintain(const mbm_options *o);
+extern int	mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl);
+/* One statement of a table's load, unless *stop is set; 0, or -1 with err set. */
+extern int	mbm_load_step(const mbm_options *o, mbm_conn *conn, atomic_bool *stop,
+						  const char *sql, char *err, size_t errlen);
 
-/* Connect with the driver's connection options; NULL with err set. */
+/* ---- mbm_driver.c ---- */
+
+/* Connect with the driver's settings; NULL with err set. */
 extern mbm_conn *mbm_connect(const mbm_options *o, char *err, size_t errlen);
 /* The same, giving up on connect, reads and writes after timeout_s seconds. */
 extern mbm_conn *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
@@ -302,8 +284,6 @@ extern void mbm_cost_print(const mbm_result *r);
  * when it could be read; malloc'ed JSON, or NULL when nothing could.
  */
 extern char *mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w);
-/* Whether every character of s is a digit (an integer counter). */
-extern bool mbm_is_integer(const char *s);
 
 /* ---- mbm_suite.c ---- */
 extern int	mbm_suite(const mbm_options *o);
@@ -318,6 +298,13 @@ extern int	mbm_record_result(const mbm_options *o, const mbm_result *r,
  */
 extern int	mbm_results_db_check(const char *conninfo, char *err, size_t errlen);
 /*
+ * The same for any option that takes a libpq conninfo (--NAME): 0, or -1
+ * with the reason in err; or_else names what else the option may be ("a
+ * database name, ") for the message.
+ */
+extern int	mbm_conninfo_check(const char *option, const char *conninfo, const char *or_else,
+							   char *err, size_t errlen);
+/*
  * Connect to the results database (conninfo NULL: libpq's environment),
  * giving up after 10 s unless told otherwise; NULL with a one-line reason
  * in err.
@@ -326,8 +313,6 @@ struct pg_conn;
 extern struct pg_conn *mbm_results_connect(const char *conninfo, char *err, size_t errlen);
 /* How to load a results file into the results database: the load command. */
 extern void mbm_print_load_recipe(const char *results_file, const char *results_db);
-/* s as a JSON string, quotes and control characters escaped (mbm_results.c). */
-extern void mbm_json_string(FILE *f, const char *s);
 
 /* ---- mbm_load.c ---- */
 /*
@@ -336,7 +321,34 @@ extern void mbm_json_string(FILE *f, const char *s);
  */
 extern int	mbm_load(const mbm_options *o, char *const *paths, int n);
 
-/* Nanoseconds on the monotonic clock (mbm_run.c). */
-extern uint64_t mbm_now_ns(void);
+/* ---- mbm_parse.c ---- */
+/*
+ * text as an integer in [min, max] for option --name: 0, or -1 with the
+ * message in err.
+ */
+extern int	mbm_parse_int(const char *name, const char *text, long long min, long long max,
+						  long long *value, char *err, size_t errlen);
+
+/* ---- mbm_json.c ---- */
+/* s as a JSON string, quotes and control characters escaped. */
+extern void mbm_json_string(FILE *f, const char *s);
+/* Whether every character of s is a digit (an integer counter). */
+extern bool mbm_is_integer(const char *s);
+
+/* Nanoseconds and seconds on the monotonic clock. */
+static inline uint64_t
+mbm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+static inline double
+mbm_now_s(void)
+{
+	return mbm_now_ns() / 1e9;
+}
 
 #endif							/* MBM_H */

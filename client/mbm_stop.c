@@ -164,7 +164,7 @@ kill_queries(const mbm_options *o, mbm_worker **workers, int n, char *err, size_
 
 		if (!atomic_load(&workers[i]->running) || id == 0)
 			continue;
-		o->driver->cancel_sql(id, sql, sizeof(sql));
+		snprintf(sql, sizeof(sql), o->driver->cancel_format, id);
 		/* the statement may have ended meanwhile: "unknown thread" is fine */
 		if (mbm_query(o, conn, sql, err, errlen) == 0)
 			sent++;
@@ -208,7 +208,7 @@ mbm_workers_wait(const mbm_options *o, mbm_worker **workers, int n, bool hurry,
 			else
 				printf("note: %d thread(s) still busy %.1f s after the stop; sent %s to %d\n",
 					   busy, MBM_STOP_GRACE_NS / 1e9,
-					   o->driver == &mbm_mysql_driver ? "KILL QUERY" : "a cancel", sent);
+					   o->driver->cancel_title, sent);
 			fflush(stdout);
 			kill_sent = true;
 		}

@@ -12,10 +12,11 @@
  * --db-ps-mode=disable runs are the one exception: their statements go as
  * SQL text with the values written in, escaped by the library for the
  * connection (my_quote_literal), so that the server parses each one.
- * The driver's own commands (prepare, cleanup, maintain) are in
- * mbm_prepare.c and mbm_suite.c.
+ * The driver's options are in mbm_mysql_options.c, its commands (prepare,
+ * cleanup, maintain) in mbm_mysql_prepare.c.
  */
 #include "mbm.h"
+#include "mbm_mysql.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -28,8 +29,8 @@
 
 struct mbm_conn
 {
+	mbm_conn_head head;		/* last_code: the last failure's error number */
 	MYSQL	   *my;
-	char		last_code[MBM_CODE_LEN];	/* the last failure's error number */
 };
 
 struct mbm_stmt
@@ -82,14 +83,14 @@ set_error(char *err, size_t errlen, const char *what, const char *detail)
 
 /*
  * The library's error with its number; which statement only if it matters.
- * The number is kept on the connection for error_code.
+ * The number is kept on the connection for mbm_error_code().
  */
 static void
 set_mysql_error(mbm_conn *conn, char *err, size_t errlen, const char *what,
 				const char *message, unsigned int code)
 {
 	if (conn)
-		snprintf(conn->last_code, sizeof(conn->last_code), "%u", code);
+		snprintf(conn->head.last_code, sizeof(conn->head.last_code), "%u", code);
 	if (connection_gone(code))
 		snprintf(err, errlen, "%s (%u)", message, code);
 	else
@@ -99,7 +100,7 @@ set_mysql_error(mbm_conn *conn, char *err, size_t errlen, const char *what,
 /*
  * LOAD DATA LOCAL: the library asks these callbacks for the "file" the
  * server requests.  They read no file: they hand out what the row source of
- * the one statement mbm_load_local() is running makes, and refuse any
+ * the one statement my_load_stream() is running makes, and refuse any
  * request that comes at another time (source NULL), so a server can never
  * read a client file through a loader connection.
  */
@@ -165,10 +166,10 @@ connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 		set_error(err, errlen, "cannot connect", "out of memory");
 		return NULL;
 	}
-	if (o->defaults_file)
+	if (mbm_mysql_settings.defaults_file)
 	{
 		/* user, password, host ... from the file, unless given as options */
-		mysql_options(conn, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
+		mysql_options(conn, MYSQL_READ_DEFAULT_FILE, mbm_mysql_settings.defaults_file);
 		mysql_options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
 	}
 	if (timeout_s > 0)
@@ -185,13 +186,14 @@ connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 		 * Only the loaders ask for it.  With LOCAL allowed, a server may ask
 		 * the library for any client file in reply to any statement; our
 		 * handler is installed before the first one, reads no file, and
-		 * serves only mbm_load_local()'s own statement.
+		 * serves only my_load_stream()'s own statement.
 		 */
 		mysql_options(conn, MYSQL_OPT_LOCAL_INFILE, &on);
 		set_infile_source(conn, NULL);
 	}
-	if (mysql_real_connect(conn, o->host, o->user, password, o->db,
-						   (unsigned int) o->port, o->socket, 0) == NULL)
+	if (mysql_real_connect(conn, mbm_mysql_settings.host, mbm_mysql_settings.user, password,
+						   mbm_mysql_settings.db, (unsigned int) mbm_mysql_settings.port,
+						   mbm_mysql_settings.socket, 0) == NULL)
 	{
 		set_mysql_error(NULL, err, errlen, "cannot connect to the MySQL server",
 						mysql_error(conn), mysql_errno(conn));
@@ -218,16 +220,14 @@ my_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	return connect_with(o, false, timeout_s, err, errlen);
 }
 
-mbm_conn *
-mbm_mysql_connect_loader(const mbm_options *o, char *err, size_t errlen)
+/*
+ * A connection for prepare's loaders: LOAD DATA LOCAL allowed on it only,
+ * served by my_load_stream()'s row source and by nothing else.
+ */
+static mbm_conn *
+my_connect_bulk(const mbm_options *o, char *err, size_t errlen)
 {
 	return connect_with(o, true, 0, err, errlen);
-}
-
-struct st_mysql *
-mbm_mysql_handle(mbm_conn *conn)
-{
-	return conn->my;
 }
 
 static void
@@ -239,22 +239,10 @@ my_close(mbm_conn *conn)
 	free(conn);
 }
 
-static const char *
-my_error_code(const mbm_conn *conn)
-{
-	return conn->last_code;
-}
-
 static unsigned long
 my_session_id(mbm_conn *conn)
 {
 	return mysql_thread_id(conn->my);
-}
-
-static void
-my_cancel_sql(unsigned long id, char *buf, size_t buflen)
-{
-	snprintf(buf, buflen, "KILL QUERY %lu", id);
 }
 
 /*
@@ -284,8 +272,9 @@ local_infile_refused(unsigned int code, bool started)
 	}
 }
 
-int64_t
-mbm_load_local(mbm_conn *c, const char *sql, mbm_load_read_fn read, void *arg,
+/* LOAD DATA LOCAL INFILE sql, on a connection from my_connect_bulk(). */
+static int64_t
+my_load_stream(mbm_conn *c, const char *sql, mbm_load_read_fn read, void *arg,
 			   char *err, size_t errlen)
 {
 	MYSQL	   *conn = c->my;
@@ -300,8 +289,11 @@ mbm_load_local(mbm_conn *c, const char *sql, mbm_load_read_fn read, void *arg,
 	if (failed)
 	{
 		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
-		return local_infile_refused(mysql_errno(conn), src.started) ?
-			MBM_LOAD_REFUSED : -1;
+		if (!local_infile_refused(mysql_errno(conn), src.started))
+			return -1;
+		/* not an error of the load: prepare says why it loads another way */
+		snprintf(err, errlen, "%s", mysql_error(conn));
+		return MBM_LOAD_REFUSED;
 	}
 	rows = (int64_t) mysql_affected_rows(conn);
 	/*
@@ -325,7 +317,7 @@ my_query(mbm_conn *c, const char *sql, char *err, size_t errlen)
 	MYSQL	   *conn = c->my;
 	MYSQL_RES  *res;
 
-	c->last_code[0] = '\0';
+	c->head.last_code[0] = '\0';
 	if (mysql_real_query(conn, sql, (unsigned long) strlen(sql)) != 0)
 	{
 		set_mysql_error(c, err, errlen, sql, mysql_error(conn), mysql_errno(conn));
@@ -415,7 +407,7 @@ my_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues, char *err, siz
 	int64_t		rows = 0;
 
 	/* a failure of our own must not be taken for the last one's code */
-	s->conn->last_code[0] = '\0';
+	s->conn->head.last_code[0] = '\0';
 	for (i = 0; i < nvalues; i++)
 	{
 		MYSQL_BIND *b = &s->binds[i];
@@ -470,7 +462,7 @@ my_text_execute(mbm_conn *c, const char *sql, size_t len, const char *what,
 	MYSQL_RES  *res;
 	int64_t		rows = 0;
 
-	c->last_code[0] = '\0';
+	c->head.last_code[0] = '\0';
 	if (mysql_real_query(conn, sql, (unsigned long) len) != 0)
 	{
 		set_mysql_error(c, err, errlen, what, mysql_error(conn), mysql_errno(conn));
@@ -656,7 +648,7 @@ my_status_sql(mbm_conn *conn)
  * MariaDB dropped Innodb_rows_read (MDEV-28539; 10.11 has none): its
  * Rows_read, the rows every engine read, stands in, under its own name.
  */
-static const mbm_shown_status my_shown_status[MBM_COST_STATUS_SHOWN] = {
+static const mbm_shown_status mbm_mysql_shown_status[MBM_COST_STATUS_SHOWN] = {
 	{"Innodb_rows_read", "Rows_read", NULL, 1},
 	{"Innodb_buffer_pool_read_requests", NULL, NULL, 1},
 	{"Innodb_buffer_pool_reads", NULL, NULL, 1},
@@ -794,36 +786,21 @@ const mbm_driver mbm_mysql_driver = {
 	.name = "mysql",
 	.dbms_title = "MySQL",
 	.code_title = "MySQL error number",
+	.code_noun = "error",
 	/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
 	.default_ignored = "1213,1205,1062",
 	.code_example = "1213,1205,1062",
+	/* my_code_never_ignored()'s, in words */
+	.never_ignored_why = "client and connection errors (2000-2999), shutdown and KILL always"
+	" stop a run",
+	/* the statement ends, the session stays */
+	.cancel_format = "KILL QUERY %lu",
+	.cancel_title = "KILL QUERY",
+	.maintain_title = "ANALYZE TABLE + dirty page flush",
+	.password_from = "MYSQL_PWD or --defaults-file",
 	.placeholder = MB_PLACEHOLDER_QMARK,
-	.library_init = my_library_init,
-	.library_end = my_library_end,
-	.thread_init = my_thread_init,
-	.thread_end = my_thread_end,
-	.code_valid = my_code_valid,
-	.code_never_ignored = my_code_never_ignored,
-	.connect = my_connect,
-	.close = my_close,
-	.error_code = my_error_code,
-	.session_id = my_session_id,
-	.cancel_sql = my_cancel_sql,
-	.query = my_query,
-	.query_rows = my_query_rows,
-	.prepare = my_prepare,
-	.execute = my_execute,
-	.stmt_close = my_stmt_close,
-	.text_execute = my_text_execute,
-	.quote_literal = my_quote_literal,
-	.server_facts = my_server_facts,
-	.check_tables = mbm_mysql_check_tables,
-	.cmd_prepare = mbm_mysql_prepare,
-	.cmd_cleanup = mbm_mysql_cleanup,
-	.cmd_maintain = mbm_mysql_maintain,
-	.server_is_local = my_server_is_local,
-	.status_sql = my_status_sql,
-	.shown_status = my_shown_status,
 	.datadir_sql = "SELECT @@datadir",
-	.data_state = my_data_state,
+	MBM_DRIVER_OPERATIONS(my),
+	.library_end = my_library_end, .thread_init = my_thread_init, .thread_end = my_thread_end,
+	MBM_DRIVER_OWN(mbm_mysql),
 };

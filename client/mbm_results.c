@@ -379,24 +379,6 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 	return run_id;
 }
 
-void
-mbm_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-	{
-		unsigned char ch = (unsigned char) *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static int
 append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 {
@@ -434,7 +416,8 @@ append_json_line(const char *path, const row *rw, char *err, size_t errlen)
 }
 
 int
-mbm_results_db_check(const char *conninfo, char *err, size_t errlen)
+mbm_conninfo_check(const char *option, const char *conninfo, const char *or_else,
+				   char *err, size_t errlen)
 {
 	char	   *parse_err = NULL;
 	PQconninfoOption *opts = PQconninfoParse(conninfo, &parse_err);
@@ -444,20 +427,26 @@ mbm_results_db_check(const char *conninfo, char *err, size_t errlen)
 	if (opts == NULL)
 	{
 		/* libpq's reason may quote any part of the string: a password too */
-		snprintf(err, errlen, "--results-db is neither a libpq connection string"
-				 " (key=value ...) nor a postgresql:// URI");
+		snprintf(err, errlen, "--%s is neither %sa libpq connection string"
+				 " (key=value ...) nor a postgresql:// URI", option, or_else);
 		PQfreemem(parse_err);
 		return -1;
 	}
 	for (opt = opts; opt->keyword != NULL; opt++)
 		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL && opt->val[0] != '\0')
 		{
-			snprintf(err, errlen, "--results-db must not contain a password, which ps and"
-					 " shell history would show: use PGPASSWORD or ~/.pgpass");
+			snprintf(err, errlen, "--%s must not contain a password, which ps and"
+					 " shell history would show: use PGPASSWORD or ~/.pgpass", option);
 			rc = -1;
 		}
 	PQconninfoFree(opts);
 	return rc;
+}
+
+int
+mbm_results_db_check(const char *conninfo, char *err, size_t errlen)
+{
+	return mbm_conninfo_check("results-db", conninfo, "", err, errlen);
 }
 
 int

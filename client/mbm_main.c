@@ -3,14 +3,17 @@
  * microbench-mysql, whose default driver is the same: mysql).
  *
  * sysbench-familiar options (--db-driver, --threads, --time, --table-size,
- * --mysql-host, --pgsql-host, ...) and commands (list, prepare, run
- * WORKLOAD, suite, maintain, cleanup, and load FILE... for results files,
- * mbm_load.c).  Every request is validated before anything connects; a bad
- * one gets a single line on stderr and exit code 2.  The password is never
- * an option: it comes from MYSQL_PWD or --defaults-file (mysql) or from
- * PGPASSWORD or ~/.pgpass (pgsql), and is never printed; an option that
- * tries to give one is refused without being repeated, and so is a
- * --results-db or --pgsql-db that holds one.  prepare, run and suite stop cleanly on
+ * ...) and commands (list, prepare, run WORKLOAD, suite, maintain, cleanup,
+ * and load FILE... for results files, mbm_load.c).  The options of a
+ * driver (--mysql-host, --pgsql-host, ...) are its own: each driver of
+ * drivers/mbm_drivers.c declares them, parses them and prints their help,
+ * and this file only routes them.  Every request is validated before
+ * anything connects; a bad one gets a single line on stderr and exit code
+ * 2.  The password is never an option: it comes from the driver's
+ * environment or files (MYSQL_PWD or --defaults-file, PGPASSWORD or
+ * ~/.pgpass), and is never printed; an option that tries to give one is
+ * refused without being repeated, and so is a --results-db (or a driver's
+ * database option) that holds one.  prepare, run and suite stop cleanly on
  * SIGINT and SIGTERM (mbm_stop.c).  The options that drive a run the way
  * sysbench's do (--ignore-errors, --db-ps-mode, --rate, --events,
  * --reconnect) are the extension's bench_run arguments under sysbench's
@@ -26,11 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
 static void
 usage(FILE *out)
 {
+	int			i;
+
 	fprintf(out,
 			"%s %s — the microbench workloads over a client connection:\n"
 			"MySQL and MariaDB (--db-driver=mysql), Postgres (--db-driver=pgsql)\n"
@@ -82,17 +85,15 @@ usage(FILE *out)
 			"  --insert-time=SECONDS  for the final delete and insert [60]\n"
 			"  --workloads=A,B,...  run only these (warm-up and maintenance stay)\n"
 			"\n"
-			"Connection:\n"
-			"  --db-driver=NAME     mysql (MySQL, MariaDB) or pgsql (Postgres) [mysql]\n"
-			"  mysql: the password comes from MYSQL_PWD or --defaults-file\n"
-			"  --mysql-host=HOST  --mysql-port=PORT  --mysql-socket=PATH\n"
-			"  --mysql-user=USER  --mysql-db=DB [sbtest]  --defaults-file=FILE\n"
-			"  --mysql-engine=ENGINE  storage engine for prepare [InnoDB]\n"
-			"  pgsql: the password comes from PGPASSWORD or ~/.pgpass; unset options\n"
-			"  take libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE)\n"
-			"  --pgsql-host=HOST|SOCKETDIR  --pgsql-port=PORT  --pgsql-user=USER\n"
-			"  --pgsql-db=DB|CONNINFO|URI [sbtest]\n"
-			"\n"
+			,mbm_progname, MBM_VERSION, mbm_progname, mbm_progname);
+	fprintf(out, "Connection:\n  --db-driver=NAME     ");
+	for (i = 0; mbm_drivers[i] != NULL; i++)
+		fprintf(out, "%s%s (%s)", i == 0 ? "" : mbm_drivers[i + 1] ? ", " : " or ",
+				mbm_drivers[i]->name, mbm_drivers[i]->dbms_title);
+	fprintf(out, " [%s]\n", mbm_drivers[0]->name);
+	for (i = 0; mbm_drivers[i] != NULL; i++)
+		fputs(mbm_drivers[i]->help, out);
+	fprintf(out, "\n"
 			"Recording:\n"
 			"  --label=NAME         your name for the build, e.g. gcc or clang\n"
 			"  --phase=pre|post     before or after the write benchmarks [post]\n"
@@ -110,7 +111,7 @@ usage(FILE *out)
 			"Ctrl-C (SIGINT) or SIGTERM stops prepare, run or suite within about two\n"
 			"seconds: the run under way is summed up, marked interrupted and not recorded;\n"
 			"exit status 130 (143 for SIGTERM).  A second Ctrl-C ends the client at once.\n",
-			mbm_progname, MBM_VERSION, mbm_progname, mbm_progname, mbm_progname);
+			mbm_progname);
 }
 
 static void
@@ -125,19 +126,11 @@ bad_input(const char *fmt, const char *arg)
 static long long
 parse_int(const char *name, const char *text, long long min, long long max)
 {
-	char	   *end;
+	char		err[256];
 	long long	v;
 
-	errno = 0;
-	v = strtoll(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
-	{
-		char		msg[256];
-
-		snprintf(msg, sizeof(msg), "--%s must be an integer between %lld and %lld, not \"%%s\"",
-				 name, min, max);
-		bad_input(msg, text);
-	}
+	if (mbm_parse_int(name, text, min, max, &v, err, sizeof(err)) != 0)
+		bad_input("%s", err);
 	return v;
 }
 
@@ -186,15 +179,8 @@ parse_ignore_errors(const char *text, mbm_options *o)
 		}
 		if (d->code_never_ignored(item))
 		{
-			if (d == &mbm_mysql_driver)
-				snprintf(msg, sizeof(msg), "--ignore-errors: error %s cannot be ignored: client"
-						 " and connection errors (2000-2999), shutdown and KILL always stop a run",
-						 item);
-			else
-				snprintf(msg, sizeof(msg), "--ignore-errors: SQLSTATE %s cannot be ignored:"
-						 " connection errors (class 08), cancel and shutdown (57), lack of"
-						 " resources (53), system errors (58) and internal errors (XX) always"
-						 " stop a run", item);
+			snprintf(msg, sizeof(msg), "--ignore-errors: %s %s cannot be ignored: %s",
+					 d->code_noun, item, d->never_ignored_why);
 			bad_input("%s", msg);
 		}
 		for (i = 0; i < o->n_ignored; i++)
@@ -249,6 +235,32 @@ parse_seconds(const char *name, const char *text, bool allow_zero)
 }
 
 /*
+ * Something of each driver in a list for a message: "mysql or pgsql",
+ * "MYSQL_PWD or --defaults-file (mysql), PGPASSWORD or ~/.pgpass (pgsql)".
+ */
+static const char *
+drivers_list(bool passwords)
+{
+	static char buf[512];
+	size_t		len = 0;
+	int			i;
+
+	buf[0] = '\0';
+	for (i = 0; mbm_drivers[i] != NULL && len < sizeof(buf); i++)
+	{
+		const char *sep = i == 0 ? "" : passwords ? ", " : mbm_drivers[i + 1] ? ", " : " or ";
+
+		if (passwords)
+			len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%s (%s)", sep,
+									 mbm_drivers[i]->password_from, mbm_drivers[i]->name);
+		else
+			len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%s", sep,
+									 mbm_drivers[i]->name);
+	}
+	return buf;
+}
+
+/*
  * An option getopt did not take.  Its name only: what follows "=" (or a
  * short option's letter) may be a password typed where it does not belong.
  */
@@ -262,9 +274,13 @@ bad_option(const char *arg)
 	else
 		snprintf(name, sizeof(name), "%.*s", (int) strcspn(arg, "="), arg);
 	if (strstr(name, "pass") != NULL || strcmp(name, "-p") == 0)
-		bad_input("there is no option \"%s\": the password comes from MYSQL_PWD or"
-				  " --defaults-file (mysql), PGPASSWORD or ~/.pgpass (pgsql), never from"
-				  " the command line", name);
+	{
+		char		msg[768];
+
+		snprintf(msg, sizeof(msg), "there is no option \"%s\": the password comes from %s,"
+				 " never from the command line", name, drivers_list(true));
+		bad_input("%s", msg);
+	}
 	bad_input("unknown or incomplete option \"%s\"", name);
 }
 
@@ -272,14 +288,14 @@ enum
 {
 	OPT_THREADS = 1000, OPT_TIME, OPT_WARMUP, OPT_TABLES, OPT_TABLE_SIZE,
 	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
-	OPT_HOST, OPT_PORT, OPT_SOCKET, OPT_USER, OPT_DB, OPT_DEFAULTS_FILE,
-	OPT_ENGINE, OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
+	OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
 	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
-	OPT_DB_DRIVER, OPT_PG_HOST, OPT_PG_PORT, OPT_PG_USER, OPT_PG_DB, OPT_ROUND, OPT_INSTANCE
+	OPT_DB_DRIVER, OPT_ROUND, OPT_INSTANCE,
+	OPT_DRIVER_FIRST			/* the drivers' options, numbered from here */
 };
 
-static const struct option long_options[] = {
+static const struct option core_options[] = {
 	{"threads", required_argument, NULL, OPT_THREADS},
 	{"time", required_argument, NULL, OPT_TIME},
 	{"warmup-time", required_argument, NULL, OPT_WARMUP},
@@ -289,13 +305,6 @@ static const struct option long_options[] = {
 	{"rand-type", required_argument, NULL, OPT_RAND_TYPE},
 	{"rand-seed", required_argument, NULL, OPT_RAND_SEED},
 	{"report-interval", required_argument, NULL, OPT_REPORT_INTERVAL},
-	{"mysql-host", required_argument, NULL, OPT_HOST},
-	{"mysql-port", required_argument, NULL, OPT_PORT},
-	{"mysql-socket", required_argument, NULL, OPT_SOCKET},
-	{"mysql-user", required_argument, NULL, OPT_USER},
-	{"mysql-db", required_argument, NULL, OPT_DB},
-	{"defaults-file", required_argument, NULL, OPT_DEFAULTS_FILE},
-	{"mysql-engine", required_argument, NULL, OPT_ENGINE},
 	{"label", required_argument, NULL, OPT_LABEL},
 	{"phase", required_argument, NULL, OPT_PHASE},
 	{"round", required_argument, NULL, OPT_ROUND},
@@ -314,39 +323,55 @@ static const struct option long_options[] = {
 	{"events", required_argument, NULL, OPT_EVENTS},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
 	{"db-driver", required_argument, NULL, OPT_DB_DRIVER},
-	{"pgsql-host", required_argument, NULL, OPT_PG_HOST},
-	{"pgsql-port", required_argument, NULL, OPT_PG_PORT},
-	{"pgsql-user", required_argument, NULL, OPT_PG_USER},
-	{"pgsql-db", required_argument, NULL, OPT_PG_DB},
-	{NULL, 0, NULL, 0}
 };
 
-/*
- * A --pgsql-db that is a connection string or URI must not hold a password,
- * which ps and shell history would show.  The reason never repeats it.
- */
-static void
-check_pg_db(const char *db)
-{
-	char	   *parse_err = NULL;
-	PQconninfoOption *opts;
-	PQconninfoOption *opt;
+#define N_CORE_OPTIONS (sizeof(core_options) / sizeof(core_options[0]))
 
-	if (strchr(db, '=') == NULL && strncmp(db, "postgresql://", 13) != 0 &&
-		strncmp(db, "postgres://", 11) != 0)
-		return;					/* a database name */
-	opts = PQconninfoParse(db, &parse_err);
-	if (opts == NULL)
+/* A driver's option as getopt sees it: val is OPT_DRIVER_FIRST + its index. */
+typedef struct driver_option
+{
+	const mbm_driver *driver;
+	const mbm_driver_option *option;
+} driver_option;
+
+/*
+ * The core's options and every driver's, for getopt_long (a zero entry
+ * ends them); (*owners)[i] is the driver and option of val
+ * OPT_DRIVER_FIRST + i.
+ */
+static struct option *
+all_options(driver_option **owners)
+{
+	size_t		n = 0;
+	int			i;
+	int			d;
+	struct option *all;
+
+	for (d = 0; mbm_drivers[d] != NULL; d++)
+		for (i = 0; mbm_drivers[d]->options[i].name != NULL; i++)
+			n++;
+	all = calloc(N_CORE_OPTIONS + n + 1, sizeof(struct option));
+	*owners = calloc(n + 1, sizeof(driver_option));
+	if (all == NULL || *owners == NULL)
 	{
-		PQfreemem(parse_err);
-		bad_input("%s", "--pgsql-db is neither a database name, a libpq connection string"
-				  " (key=value ...) nor a postgresql:// URI");
+		fprintf(stderr, "%s: out of memory\n", mbm_progname);
+		exit(MBM_EXIT_FAILED);
 	}
-	for (opt = opts; opt->keyword != NULL; opt++)
-		if (strcmp(opt->keyword, "password") == 0 && opt->val != NULL && opt->val[0] != '\0')
-			bad_input("%s", "--pgsql-db must not contain a password, which ps and shell"
-					  " history would show: use PGPASSWORD or ~/.pgpass");
-	PQconninfoFree(opts);
+	memcpy(all, core_options, sizeof(core_options));
+	n = 0;
+	for (d = 0; mbm_drivers[d] != NULL; d++)
+		for (i = 0; mbm_drivers[d]->options[i].name != NULL; i++)
+		{
+			struct option *opt = &all[N_CORE_OPTIONS + n];
+
+			opt->name = mbm_drivers[d]->options[i].name;
+			opt->has_arg = required_argument;
+			opt->val = OPT_DRIVER_FIRST + (int) n;
+			(*owners)[n].driver = mbm_drivers[d];
+			(*owners)[n].option = &mbm_drivers[d]->options[i];
+			n++;
+		}
+	return all;
 }
 
 static void
@@ -354,8 +379,9 @@ parse_options(int argc, char **argv, mbm_options *o)
 {
 	int			ch;
 	const char *ignore_errors = NULL;	/* parsed once the driver is known */
-	const char *mysql_option = NULL;	/* a --mysql-* connection option given */
-	const char *pgsql_option = NULL;
+	const driver_option *given = NULL;	/* the last driver option given */
+	driver_option *owners;
+	struct option *long_options = all_options(&owners);
 
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
@@ -364,14 +390,12 @@ parse_options(int argc, char **argv, mbm_options *o)
 	o->tables = 1;
 	o->table_size = 1000000;
 	o->rand_type = MB_RAND_UNIFORM;
-	o->db = "sbtest";
-	o->engine = "InnoDB";
 	o->phase = "post";
 	o->results_file = "microbench-results.jsonl";
 	o->read_time_s = 60;
 	o->write_time_s = 90;
 	o->insert_time_s = 60;
-	o->driver = &mbm_mysql_driver;
+	o->driver = mbm_drivers[0];
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
@@ -407,37 +431,6 @@ parse_options(int argc, char **argv, mbm_options *o)
 				break;
 			case OPT_REPORT_INTERVAL:
 				o->report_interval = parse_seconds("report-interval", optarg, true);
-				break;
-			case OPT_HOST:
-				mysql_option = "--mysql-host";
-				o->host = optarg;
-				break;
-			case OPT_PORT:
-				mysql_option = "--mysql-port";
-				o->port = (int) parse_int("mysql-port", optarg, 1, 65535);
-				break;
-			case OPT_SOCKET:
-				mysql_option = "--mysql-socket";
-				o->socket = optarg;
-				break;
-			case OPT_USER:
-				mysql_option = "--mysql-user";
-				o->user = optarg;
-				break;
-			case OPT_DB:
-				mysql_option = "--mysql-db";
-				o->db = optarg;
-				break;
-			case OPT_DEFAULTS_FILE:
-				mysql_option = "--defaults-file";
-				o->defaults_file = optarg;
-				break;
-			case OPT_ENGINE:
-				mysql_option = "--mysql-engine";
-				if (optarg[0] == '\0' || strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-												"abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(optarg))
-					bad_input("--mysql-engine must be an engine name, not \"%s\"", optarg);
-				o->engine = optarg;
 				break;
 			case OPT_LABEL:
 				o->label = optarg;
@@ -479,24 +472,13 @@ parse_options(int argc, char **argv, mbm_options *o)
 			case OPT_DB_DRIVER:
 				o->driver = mbm_driver_find(optarg);
 				if (o->driver == NULL)
-					bad_input("--db-driver must be mysql or pgsql, not \"%s\"", optarg);
-				break;
-			case OPT_PG_HOST:
-				pgsql_option = "--pgsql-host";
-				o->pg_host = optarg;
-				break;
-			case OPT_PG_PORT:
-				pgsql_option = "--pgsql-port";
-				o->pg_port = (int) parse_int("pgsql-port", optarg, 1, 65535);
-				break;
-			case OPT_PG_USER:
-				pgsql_option = "--pgsql-user";
-				o->pg_user = optarg;
-				break;
-			case OPT_PG_DB:
-				pgsql_option = "--pgsql-db";
-				check_pg_db(optarg);
-				o->pg_db = optarg;
+				{
+					char		msg[256];
+
+					snprintf(msg, sizeof(msg), "--db-driver must be %s, not \"%%s\"",
+							 drivers_list(false));
+					bad_input(msg, optarg);
+				}
 				break;
 			case OPT_PS_MODE:
 				if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "disable") != 0)
@@ -517,14 +499,33 @@ parse_options(int argc, char **argv, mbm_options *o)
 				usage(stdout);
 				exit(MBM_EXIT_OK);
 			default:
+				if (ch >= OPT_DRIVER_FIRST)
+				{
+					const driver_option *dopt = &owners[ch - OPT_DRIVER_FIRST];
+					char		err[256];
+
+					if (dopt->option->text != NULL)
+						*dopt->option->text = optarg;
+					else if (dopt->option->port != NULL)
+						*dopt->option->port = (int) parse_int(dopt->option->name, optarg, 1, 65535);
+					else if (dopt->driver->parse_option(dopt->option->id, optarg, err,
+														sizeof(err)) != 0)
+						bad_input("%s", err);
+					given = dopt;
+					break;
+				}
 				bad_option(argv[optind - 1]);
 		}
 	}
-	/* an option of the other DBMS is a mistake that would go unnoticed */
-	if (o->driver == &mbm_mysql_driver && pgsql_option)
-		bad_input("%s is for --db-driver=pgsql", pgsql_option);
-	if (o->driver == &mbm_pgsql_driver && mysql_option)
-		bad_input("%s is for --db-driver=mysql", mysql_option);
+	/* an option of another DBMS is a mistake that would go unnoticed */
+	if (given && given->driver != o->driver)
+	{
+		char		msg[128];
+
+		snprintf(msg, sizeof(msg), "--%s is for --db-driver=%s", given->option->name,
+				 given->driver->name);
+		bad_input("%s", msg);
+	}
 	parse_ignore_errors(ignore_errors ? ignore_errors : o->driver->default_ignored, o);
 	if (o->time_s == 0 && o->event_limit == 0)
 		bad_input("%s", "--time=0 means no time limit, which needs --events=N to end the run");
@@ -630,7 +631,7 @@ main(int argc, char **argv)
 	else
 		bad_input("unknown command \"%s\"", command);
 	/* a thread left blocked in the library after a stop may still use it */
-	if (!mbm_stop_abandoned())
+	if (!mbm_stop_abandoned() && o.driver->library_end)
 		o.driver->library_end();
 	return mbm_stop_exit(rc);
 }
