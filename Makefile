@@ -38,8 +38,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 client/microbench $(DESTDIR)$(PREFIX)/bin/microbench
 	ln -sf microbench $(DESTDIR)$(PREFIX)/bin/microbench-mysql
-	sed 's|@MICROBENCH_SRC@|$(CURDIR)|' compare/microbench-compare >$(DESTDIR)$(PREFIX)/bin/microbench-compare
-	chmod 755 $(DESTDIR)$(PREFIX)/bin/microbench-compare
+	install -m 755 compare/microbench-compare $(DESTDIR)$(PREFIX)/bin/microbench-compare
 
 # Each suite alone builds or installs what it needs first; make test does
 # that once and then runs the suites side by side with SUITE_SETUP empty

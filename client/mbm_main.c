@@ -20,6 +20,7 @@
  * names; docs/run-options.md explains them for both.
  */
 #include "mbm.h"
+#include "compare/mbm_compare.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -562,6 +563,9 @@ main(int argc, char **argv)
 	int			rc = MBM_EXIT_FAILED;	/* set by every branch: bad_input() exits */
 
 	mbm_progname = slash ? slash + 1 : argv[0];
+	/* the comparison runner has options of its own */
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return mbm_compare_main(argc - 1, argv + 1);
 	parse_options(argc, argv, &o);
 	if (optind >= argc)
 		bad_input("%s", "no command given: list, prepare, run WORKLOAD, suite, maintain,"

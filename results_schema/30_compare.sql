@@ -437,7 +437,9 @@ AS $$
            coalesce(exp(w.mu), CASE WHEN w.base_value > 0 THEN w.other_value / w.base_value END) AS ratio,
            w.base_spread, w.other_spread, greatest(w.base_spread, w.other_spread),
            CASE WHEN coalesce(w.mu, w.base_value) IS NOT NULL THEN w.verdict <> 'difference' END,
-           exp(w.mu - w.t * w.se), exp(w.mu + w.t * w.se),
+           -- Postgres's exp() errors rather than underflow to 0: an interval
+           -- as wide as a tiny df and a strict level give ends at 0 or beyond
+           exp(greatest(w.mu - w.t * w.se, -700)), exp(least(w.mu + w.t * w.se, 700)),
            w.p_diff,
            CASE WHEN w.p_diff IS NOT NULL THEN
                least(1, min(w.p_d * w.m / w.k_d) OVER (ORDER BY w.k_d DESC ROWS UNBOUNDED PRECEDING)) END,

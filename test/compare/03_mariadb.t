@@ -16,6 +16,33 @@ is "$(wc -l <"$out/runs.jsonl")" 8 "runs.jsonl holds 2 labels x 2 workloads x 2 
 is "$(runs_of "$out/runs.jsonl" | awk '{ print $3 }' | sort -u)" mariadb "the runs are MariaDB's"
 is "$(cells "$out/report.txt" | grep -vcE '[=?]$')" 0 "A/A: no cell is a difference (each marked = or ?)"
 grep -q '^-- ma: MariaDB$' "$out/report.txt"; ok $? "the report says what ma means"
+is "$(python3 -c '
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+states = {}
+for r in runs:
+    states.setdefault(r["workload"], set()).add(json.dumps(r["data_state"], sort_keys=True))
+print(len({r["instance"] for r in runs}), " ".join(str(len(s)) for w, s in sorted(states.items())))' "$out/runs.jsonl")" \
+   "8 1 1" "every run on a server start of its own, every run of a workload on the same data"
+is "$(servers_left)" 0 "no server left running"
+
+# a mariadbd killed mid-run: that run fails, the comparison goes on
+out="$scratch/killed"
+"$COMPARE" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 3 --warmup 0.2 \
+    --workloads point-query --table-size 10000 --out "$out" >"$scratch/killed.out" 2>&1 &
+pid=$!
+server=""
+for i in $(seq 300); do
+    grep -q '^== round 1' "$scratch/killed.out" && server=$(pgrep -f -- '--datadir=/tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
+    [ -n "$server" ] && break
+    sleep 0.1
+done
+sleep 1
+kill -9 "$server"
+wait "$pid"
+is "$?" 1 "a mariadbd killed mid-run: exit 1 at the end"
+is "$(python3 -c 'import json,sys; m = json.load(open(sys.argv[1])); print(m["runs"]["failed"], m["runs"]["done"])' "$out/manifest.json")" \
+   "1 3" "... that run failed, the other three were done"
 is "$(servers_left)" 0 "no server left running"
 
 # The positive control.  Its effect is large (several-fold) but rides on

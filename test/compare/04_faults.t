@@ -16,7 +16,7 @@ refused() {   # refused WANT_MESSAGE_REGEX DESCRIPTION ARGS...
 refused 'not a Postgres installation' "a path that is not a Postgres installation" \
     --pg a="$PG_PREFIX" --pg b=/usr/share
 refused 'label "a" is used twice for postgres' "a label used twice" --pg a="$PG_PREFIX" --pg a="$PG_PREFIX"
-refused "--rounds must be a whole number of at least 1" "--rounds 0" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 0
+refused "--rounds must be a number from 1 to 1000" "--rounds 0" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 0
 refused 'has nothing to be compared with' "a single build" --pg a="$PG_PREFIX"
 # a second "build" whose programs are the first's: its own bin directory,
 # but the same module directory (as Debian's patched source tree gives)
@@ -38,9 +38,9 @@ out="$scratch/nostart"
 "$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --max-minutes 0 --seconds 0.5 \
     --workloads point-query --table-size 1000 --out "$out" >"$scratch/out" 2>"$scratch/err"
 is "$?" 1 "a build that does not start: exit 1"
-grep -qE "^microbench-compare: build b \(.*\) did not start; see $out/logs/pg-b.log$" "$scratch/err"
+grep -qE "^microbench compare: b \(.*\) did not start; see $out/logs/server.log$" "$scratch/err"
 ok $? "the message names the build and its log file"
-grep -q 'shared_buffers' "$out/logs/pg-b.log"; ok $? "the log says why"
+grep -q 'shared_buffers' "$out/logs/server.log"; ok $? "the log says why"
 is "$(servers_left):$(work_dirs_left)" "0:$left_before" "the build that did start was stopped; no work directory left"
 
 # Ctrl-C during round 2.  A job started in the background of a script

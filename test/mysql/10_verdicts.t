@@ -104,7 +104,9 @@ is "$(last "data_state ?& array['data_bytes', 'index_bytes', 'rows', 'history_le
             AND (data_state->>'history_length') ~ '^[0-9]+$'" verdict-after)" t \
    "after a write workload, the next run's data_state has every key ($(last data_state verdict-after))"
 
-# ---- round, instance, CPU run and wait times
+# ---- round, instance, CPU run and wait times (a busy machine may give the
+# client thread little of the window: that it ran, and no more than the
+# window, is what holds whatever else runs)
 mbm --table-size=5000 --time=2.2 --warmup-time=0 --label=verdict-round --round=4 \
     --results-db="$MB_RESULTS_DB" run point-query >"$dir/round.out" 2>&1
 ok $? "a run with --round=4 succeeds"
@@ -112,7 +114,7 @@ is "$(last "round" verdict-round)" 4 "round: as given"
 is "$(last "instance ~ '^port [0-9]+, started [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\$'" verdict-round)" t \
    "instance: the server's port and start, asked of the server ($(last instance verdict-round))"
 is "$(last "instance" verdict-0.3)" "$(last "instance" verdict-round)" "... the same for every run of one server start"
-is "$(last "cpu_run_seconds > 0.5 AND cpu_wait_seconds >= 0 AND cpu_run_seconds + cpu_wait_seconds <= elapsed_seconds * clients + 0.05" verdict-round)" t \
+is "$(last "cpu_run_seconds > 0.05 AND cpu_wait_seconds >= 0 AND cpu_run_seconds + cpu_wait_seconds <= elapsed_seconds * clients + 0.05" verdict-round)" t \
    "cpu_run_seconds and cpu_wait_seconds: the client thread's, within the window ($(last "round(cpu_run_seconds::numeric, 3) || ' + ' || round(cpu_wait_seconds::numeric, 3)" verdict-round) s of $(last "round(elapsed_seconds::numeric, 3)" verdict-round) s)"
 is "$(last "cardinality(cpu_wait_per_second) = cardinality(qps_per_second)
             AND (SELECT bool_and(x BETWEEN 0 AND 1) FROM unnest(cpu_wait_per_second) x)" verdict-round)" t \

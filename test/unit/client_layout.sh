@@ -4,7 +4,8 @@
 # The core (client/*.c) must never know a driver: it reaches one only
 # through the registry (client/drivers/mbm_drivers.c) and the driver table,
 # so no core object may use the MySQL C API, a driver's own symbols, or
-# libpq outside the results database's two modules.  And no file of the
+# libpq outside the results database's two modules and the comparison
+# runner (client/compare/, which drives the servers it starts).  And no file of the
 # client may depend on another that depends back on it, directly or
 # through others: the dependency of one object on another is "uses a
 # symbol it defines" (nm), and tsort finds any circle.  Needs the client
@@ -32,14 +33,16 @@ for o in $core; do
     u=$(used "$o")
     grep -q '^mysql_' <<<"$u" && bad_mysql+=" $o"
     grep -qxF -f <(grep -vE "$registry_syms" <<<"$driver_syms") <<<"$u" && bad_driver+=" $o"
-    case $o in mbm_results.o | mbm_load.o) ;; *) grep -q '^PQ' <<<"$u" && bad_pq+=" $o" ;; esac
+    # the results database, and the runner driving the servers it starts
+    case $o in mbm_results.o | mbm_load.o | compare/*.o) ;; *) grep -q '^PQ' <<<"$u" && bad_pq+=" $o" ;; esac
 done
 ok "$([ -z "$bad_mysql" ]; echo $?)" "no core object uses the MySQL C API${bad_mysql:+ (used by$bad_mysql)}"
 ok "$([ -z "$bad_driver" ]; echo $?)" "no core object uses a driver's symbols, only the registry's${bad_driver:+ (used by$bad_driver)}"
-ok "$([ -z "$bad_pq" ]; echo $?)" "libpq only in the results database's modules${bad_pq:+ (also in$bad_pq)}"
+ok "$([ -z "$bad_pq" ]; echo $?)" "libpq only in the results database's modules and the runner's${bad_pq:+ (also in$bad_pq)}"
 
-inc=$(grep -lE '#include *[<"](mysql|errmsg|libpq-fe)\.h|#include *"drivers/|#include *"mbm_(mysql|pgsql)\.h' ./*.c ./*.h |
-    grep -vE '^\./mbm_(results|load)\.c$')
+inc=$( { grep -lE '#include *[<"](mysql|errmsg)\.h|#include *"drivers/|#include *"mbm_(mysql|pgsql)\.h' \
+            ./*.[ch] compare/*.[ch]
+        grep -l '#include *<libpq-fe\.h>' ./*.[ch] | grep -vE '^\./mbm_(results|load)\.c$'; } | paste -sd' ' -)
 ok "$([ -z "$inc" ]; echo $?)" "no core source includes a driver's header${inc:+ ($inc)}"
 
 # the dependency graph: "A B" when object A uses a symbol object B defines

@@ -1,0 +1,236 @@
+/*
+ * mbm_myserver.c — MariaDB and MySQL for microbench compare: a server
+ * binary's facts, a data directory made by install-db, and the server on
+ * it.
+ *
+ * As for Postgres (mbm_pgserver.c): the server binary itself is the
+ * runner's child, in a process group of its own and pinned, its settings
+ * given on the command line (--no-defaults: no option file of the machine
+ * reaches it), listening on a unix socket in the work directory only.
+ * The runner talks to it through the client's own mysql driver, found by
+ * name in the driver registry and set up through its options, so no file
+ * of the runner uses the MySQL C API.  Its sbtest tables are loaded, and
+ * its runs made, by this program itself run as a child (`microbench
+ * prepare`, `microbench run`), so a stop signal ends a run at once.
+ * Stopping is SIGTERM, a clean shutdown waited for, then SIGKILL to the
+ * group.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int
+mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen)
+{
+	static const char *const installers[] = {
+		"mariadb-install-db", "../bin/mariadb-install-db", "../scripts/mariadb-install-db",
+		"mysql_install_db", "../bin/mysql_install_db", "../scripts/mysql_install_db"
+	};
+	char		real[1024];
+	char		dir[1024];
+	char	   *argv[3];
+	size_t		i;
+
+	if (realpath(b->binary, real) == NULL || access(real, X_OK) != 0)
+	{
+		snprintf(err, errlen, "--%s %s=%s: not a server binary that runs", b->kind, b->label,
+				 b->binary);
+		return -1;
+	}
+	argv[0] = real;
+	argv[1] = "--version";
+	argv[2] = NULL;
+	if (mbm_proc_output(argv, b->version, sizeof(b->version)) != 0 || strstr(b->version, "Ver ") == NULL)
+	{
+		snprintf(err, errlen, "--%s %s=%s: not a server binary that runs (--version failed)",
+				 b->kind, b->label, b->binary);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", real);
+	snprintf(b->bindir, sizeof(b->bindir), "%s", dirname(dir));
+	snprintf(dir, sizeof(dir), "%s", b->bindir);
+	snprintf(b->basedir, sizeof(b->basedir), "%s", dirname(dir));
+	b->install_db[0] = '\0';
+	for (i = 0; i < sizeof(installers) / sizeof(installers[0]) && !b->install_db[0]; i++)
+	{
+		char		path[2100];
+
+		snprintf(path, sizeof(path), "%s/%s", b->bindir, installers[i]);
+		if (access(path, X_OK) == 0)
+			snprintf(b->install_db, sizeof(b->install_db), "%s", path);
+	}
+	for (i = 0; i < 2 && !b->install_db[0]; i++)
+	{
+		const char *onpath = i == 0 ? "/usr/bin/mariadb-install-db" : "/usr/bin/mysql_install_db";
+
+		if (access(onpath, X_OK) == 0)
+			snprintf(b->install_db, sizeof(b->install_db), "%s", onpath);
+	}
+	if (!b->install_db[0])
+	{
+		snprintf(err, errlen, "--%s %s: no mariadb-install-db or mysql_install_db beside %s or in"
+				 " /usr/bin", b->kind, b->label, b->binary);
+		return -1;
+	}
+	snprintf(b->binary_real, sizeof(b->binary_real), "%s", real);
+	return 0;
+}
+
+/* The server's command line: every setting given here, none read from a file. */
+static void
+server_argv(const mbm_mybuild *b, const char *datadir, const char *sock, const char *log,
+			char **argv, char opts[][1100], int *n)
+{
+	int			k = 0;
+
+#define MY_OPT(...) (snprintf(opts[k], 1100, __VA_ARGS__), argv[(*n)++] = opts[k++])
+	argv[(*n)++] = (char *) b->binary_real;
+	MY_OPT("--no-defaults");
+	MY_OPT("--basedir=%s", b->basedir);
+	MY_OPT("--datadir=%s", datadir);
+	MY_OPT("--socket=%s", sock);
+	MY_OPT("--pid-file=%s/mariadbd.pid", datadir);
+	MY_OPT("--tmpdir=%s", datadir);
+	MY_OPT("--log-error=%s", log);
+	MY_OPT("--skip-networking");
+	MY_OPT("--skip-name-resolve");
+	MY_OPT("--skip-log-bin");
+	MY_OPT("--innodb-buffer-pool-size=512M");
+	MY_OPT("--max-connections=%d", mbm_pg.clients * 2 + 20);
+	if (mbm_pg.owner)
+		MY_OPT("--user=mysql");
+#undef MY_OPT
+	*n = mbm_settings_args(b->settings, NULL, "--", argv, *n, 63);
+	argv[*n] = NULL;
+}
+
+int
+mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errlen)
+{
+	char		datadir[1100],
+				basedir[1100],
+				log[1100],
+				user[64];
+	char	   *argv[] = {(char *) b->install_db, "--no-defaults", datadir, basedir, user,
+		"--auth-root-authentication-method=socket", "--skip-test-db", "--skip-name-resolve", NULL};
+	mbm_spawn	how = {NULL, NULL, log};
+
+	snprintf(datadir, sizeof(datadir), "--datadir=%s", dir);
+	snprintf(basedir, sizeof(basedir), "--basedir=%s", b->basedir);
+	snprintf(user, sizeof(user), "--user=%s", mbm_pg.owner ? "mysql" : (getenv("USER") ? getenv("USER") : "mysql"));
+	snprintf(log, sizeof(log), "%s/install-db.log", mbm_pg.logdir);
+	if (mkdir(dir, 0700) != 0 || (mbm_pg.owner && mbm_proc_chown(dir, "mysql") != 0))
+	{
+		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return mbm_proc_run(argv, &how, err, errlen);
+}
+
+/* The admin's client options of a server: its socket, our user (unix_socket authentication). */
+void
+mbm_my_client_options(const mbm_myserver *s, mbm_options *o)
+{
+	const mbm_driver *d = mbm_driver_find("mysql");
+	static char user[64];
+	int			i;
+
+	snprintf(user, sizeof(user), "%s", geteuid() == 0 ? "root" :
+			 (getenv("USER") ? getenv("USER") : "root"));
+	o->driver = d;
+	for (i = 0; d && d->options[i].name; i++)
+	{
+		if (strcmp(d->options[i].name, "mysql-socket") == 0)
+			*d->options[i].text = s->sock;
+		else if (strcmp(d->options[i].name, "mysql-user") == 0)
+			*d->options[i].text = user;
+		else if (strcmp(d->options[i].name, "mysql-db") == 0)
+			*d->options[i].text = "mysql";	/* always there, sbtest not yet */
+	}
+}
+
+/* Whether the server the options point at takes a connection. */
+static bool
+accepts(void *arg)
+{
+	mbm_options *o = arg;
+	char		err[512];
+	mbm_conn   *conn = mbm_connect_timeout(o, 2, err, sizeof(err));
+
+	if (conn == NULL)
+		return false;
+	o->driver->close(conn);
+	return true;
+}
+
+int
+mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const char *logname,
+			 char *err, size_t errlen)
+{
+	char	   *argv[64];
+	char		opts[16][1100];
+	int			n = 0;
+	mbm_options o;
+	char		what[1200];
+
+	memset(s, 0, sizeof(*s));
+	s->build = b;
+	snprintf(s->datadir, sizeof(s->datadir), "%s", datadir);
+	snprintf(s->sock, sizeof(s->sock), "%s/my.sock", mbm_pg.workdir);
+	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_pg.logdir, logname);
+	server_argv(b, s->datadir, s->sock, s->log, argv, opts, &n);
+	/* as we are: mariadbd drops to --user=mysql itself */
+	if ((s->pid = mbm_proc_server(argv, NULL, mbm_pg.cpus, s->log, err, errlen)) == 0)
+		return -1;
+	memset(&o, 0, sizeof(o));
+	mbm_my_client_options(s, &o);
+	if (o.driver->library_init() != 0)
+	{
+		snprintf(err, errlen, "cannot initialise the MySQL client library");
+		mbm_my_stop(s);
+		return -1;
+	}
+	snprintf(what, sizeof(what), "%s (%s)", b->label, b->binary);
+	/* not up: whatever of it runs is stopped */
+	return mbm_proc_await(s->pid, accepts, &o, what, s->log, err, errlen) == 0 ? 0 : (mbm_my_stop(s), -1);
+}
+
+int
+mbm_my_sql(const mbm_myserver *s, const char *sql, char *err, size_t errlen)
+{
+	mbm_options o;
+	mbm_conn   *conn;
+	int			rc;
+
+	memset(&o, 0, sizeof(o));
+	mbm_my_client_options(s, &o);
+	conn = mbm_connect_timeout(&o, 60, err, errlen);
+	if (conn == NULL)
+		return -1;
+	rc = mbm_query(&o, conn, sql, err, errlen);
+	o.driver->close(conn);
+	return rc;
+}
+
+void
+mbm_my_stop(mbm_myserver *s)
+{
+	if (s->pid <= 0)
+		return;
+	kill(s->pid, SIGTERM);
+	if (mbm_proc_wait(s->pid, 120, NULL) != 0)
+	{
+		kill(-s->pid, SIGKILL);
+		mbm_proc_wait(s->pid, 5, NULL);
+	}
+	kill(-s->pid, SIGKILL);
+	s->pid = 0;
+}
