@@ -96,9 +96,10 @@ DECLARE
 BEGIN
     IF x <= 0 THEN RETURN 0; END IF;
     IF x >= 1 THEN RETURN 1; END IF;
-    -- greatest(): exp() errors instead of underflowing to 0 far in a tail
-    front := exp(greatest(microbench.lgamma(a + b) - microbench.lgamma(a) - microbench.lgamma(b)
-                          + a * ln(x) + b * ln(1 - x), -700));
+    -- exp() errors instead of underflowing to 0 far in a tail
+    front := microbench.lgamma(a + b) - microbench.lgamma(a) - microbench.lgamma(b)
+             + a * ln(x) + b * ln(1 - x);
+    front := exp(CASE WHEN front < -700 THEN -700 ELSE front END);
     IF x < (a + 1) / (a + b + 2) THEN
         RETURN front * microbench.beta_cf(a, b, x) / a;
     END IF;
@@ -187,7 +188,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN z >= 0 THEN 1 - upper_tail ELSE upper_tail END
     FROM (SELECT 1 / (1 + 0.2316419 * abs(z)) AS k) s,
-         LATERAL (SELECT exp(greatest(-z * z / 2, -700)) / sqrt(2 * pi())
+         LATERAL (SELECT exp(CASE WHEN -z * z / 2 < -700 THEN -700 ELSE -z * z / 2 END) / sqrt(2 * pi())
                          * s.k * (0.319381530 + s.k * (-0.356563782 + s.k * (1.781477937
                                   + s.k * (-1.821255978 + s.k * 1.330274429)))) AS upper_tail) u
 $$;

@@ -439,7 +439,9 @@ AS $$
            CASE WHEN coalesce(w.mu, w.base_value) IS NOT NULL THEN w.verdict <> 'difference' END,
            -- Postgres's exp() errors rather than underflow to 0: an interval
            -- as wide as a tiny df and a strict level give ends at 0 or beyond
-           exp(greatest(w.mu - w.t * w.se, -700)), exp(least(w.mu + w.t * w.se, 700)),
+           -- (a CASE, not greatest(), which would turn no interval into one)
+           exp(CASE WHEN w.mu - w.t * w.se < -700 THEN -700 ELSE w.mu - w.t * w.se END),
+           exp(CASE WHEN w.mu + w.t * w.se > 700 THEN 700 ELSE w.mu + w.t * w.se END),
            w.p_diff,
            CASE WHEN w.p_diff IS NOT NULL THEN
                least(1, min(w.p_d * w.m / w.k_d) OVER (ORDER BY w.k_d DESC ROWS UNBOUNDED PRECEDING)) END,
