@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,76 @@ all_options(driver_option **owners)
 	return all;
 }
 
+/*
+ * The options that take one value into a field of the options: an integer
+ * in [min, max] ('i' an int, 'l' an int64_t), seconds ('s' zero or more,
+ * 'S' more than zero), or a text as given ('t').
+ */
+#define VALUE_OPTION(id, name, kind, min, max, field) {id, name, kind, min, max, offsetof(mbm_options, field)}
+static const struct
+{
+	int			id;
+	const char *name;
+	char		kind;
+	long long	min,
+				max;
+	size_t		offset;
+}			value_options[] = {
+	VALUE_OPTION(OPT_THREADS, "threads", 'i', 1, 10000, threads),
+	/* --time=0: no time limit, with --events (checked below) */
+	VALUE_OPTION(OPT_TIME, "time", 's', 0, 0, time_s),
+	VALUE_OPTION(OPT_WARMUP, "warmup-time", 's', 0, 0, warmup_s),
+	VALUE_OPTION(OPT_TABLES, "tables", 'i', 1, 100000, tables),
+	VALUE_OPTION(OPT_TABLE_SIZE, "table-size", 'l', 1, 2147483647, table_size),
+	VALUE_OPTION(OPT_RANGE_SIZE, "range-size", 'i', 1, 100000, range_size),
+	VALUE_OPTION(OPT_REPORT_INTERVAL, "report-interval", 's', 0, 0, report_interval),
+	VALUE_OPTION(OPT_ROUND, "round", 'i', 1, 2147483647, round),
+	VALUE_OPTION(OPT_READ_TIME, "read-time", 'S', 0, 0, read_time_s),
+	VALUE_OPTION(OPT_WRITE_TIME, "write-time", 'S', 0, 0, write_time_s),
+	VALUE_OPTION(OPT_INSERT_TIME, "insert-time", 'S', 0, 0, insert_time_s),
+	VALUE_OPTION(OPT_EVENTS, "events", 'l', 1, INT64_MAX, event_limit),
+	VALUE_OPTION(OPT_RECONNECT, "reconnect", 'i', 0, 2147483647, reconnect),
+	VALUE_OPTION(OPT_LABEL, "label", 't', 0, 0, label),
+	VALUE_OPTION(OPT_RESULTS_DB, "results-db", 't', 0, 0, results_db),	/* checked below */
+	VALUE_OPTION(OPT_RESULTS_FILE, "results-file", 't', 0, 0, results_file),
+	VALUE_OPTION(OPT_WORKLOADS, "workloads", 't', 0, 0, workloads),
+};
+
+/* Option id's value into its field, if it is one of value_options: whether it was. */
+static bool
+take_value(mbm_options *o, int id, const char *text)
+{
+	size_t		i;
+
+	for (i = 0; i < sizeof(value_options) / sizeof(value_options[0]); i++)
+	{
+		char	   *field = (char *) o + value_options[i].offset;
+
+		if (value_options[i].id != id)
+			continue;
+		switch (value_options[i].kind)
+		{
+			case 'i':
+				*(int *) field = (int) parse_int(value_options[i].name, text, value_options[i].min,
+												 value_options[i].max);
+				break;
+			case 'l':
+				*(int64_t *) field = parse_int(value_options[i].name, text, value_options[i].min,
+											   value_options[i].max);
+				break;
+			case 't':
+				*(const char **) field = text;
+				break;
+			default:
+				*(double *) field = parse_seconds(value_options[i].name, text,
+												  value_options[i].kind == 's');
+				break;
+		}
+		return true;
+	}
+	return false;
+}
+
 static void
 parse_options(int argc, char **argv, mbm_options *o)
 {
@@ -403,25 +474,6 @@ parse_options(int argc, char **argv, mbm_options *o)
 	{
 		switch (ch)
 		{
-			case OPT_THREADS:
-				o->threads = (int) parse_int("threads", optarg, 1, 10000);
-				break;
-			case OPT_TIME:
-				/* 0: no time limit, with --events (checked below) */
-				o->time_s = parse_seconds("time", optarg, true);
-				break;
-			case OPT_WARMUP:
-				o->warmup_s = parse_seconds("warmup-time", optarg, true);
-				break;
-			case OPT_TABLES:
-				o->tables = (int) parse_int("tables", optarg, 1, 100000);
-				break;
-			case OPT_TABLE_SIZE:
-				o->table_size = parse_int("table-size", optarg, 1, 2147483647);
-				break;
-			case OPT_RANGE_SIZE:
-				o->range_size = (int) parse_int("range-size", optarg, 1, 100000);
-				break;
 			case OPT_RAND_TYPE:
 				if (mb_rand_type_parse(optarg, &o->rand_type) != 0)
 					bad_input("unknown --rand-type \"%s\"", optarg);
@@ -430,42 +482,15 @@ parse_options(int argc, char **argv, mbm_options *o)
 				o->seeded = true;
 				o->seed = (uint64_t) parse_int("rand-seed", optarg, 0, INT64_MAX);
 				break;
-			case OPT_REPORT_INTERVAL:
-				o->report_interval = parse_seconds("report-interval", optarg, true);
-				break;
-			case OPT_LABEL:
-				o->label = optarg;
-				break;
 			case OPT_PHASE:
 				if (strcmp(optarg, "pre") != 0 && strcmp(optarg, "post") != 0)
 					bad_input("--phase must be pre or post, not \"%s\"", optarg);
 				o->phase = optarg;
 				break;
-			case OPT_ROUND:
-				o->round = (int) parse_int("round", optarg, 1, 2147483647);
-				break;
 			case OPT_INSTANCE:
 				if (optarg[0] == '\0' || strlen(optarg) >= 128)
 					bad_input("--instance must be a name of 1 to 127 characters, not \"%s\"", optarg);
 				o->instance = optarg;
-				break;
-			case OPT_RESULTS_DB:
-				o->results_db = optarg;
-				break;
-			case OPT_RESULTS_FILE:
-				o->results_file = optarg;
-				break;
-			case OPT_READ_TIME:
-				o->read_time_s = parse_seconds("read-time", optarg, false);
-				break;
-			case OPT_WRITE_TIME:
-				o->write_time_s = parse_seconds("write-time", optarg, false);
-				break;
-			case OPT_INSERT_TIME:
-				o->insert_time_s = parse_seconds("insert-time", optarg, false);
-				break;
-			case OPT_WORKLOADS:
-				o->workloads = optarg;
 				break;
 			case OPT_IGNORE_ERRORS:
 				ignore_errors = optarg;
@@ -489,17 +514,13 @@ parse_options(int argc, char **argv, mbm_options *o)
 			case OPT_RATE:
 				o->rate = parse_rate(optarg);
 				break;
-			case OPT_EVENTS:
-				o->event_limit = parse_int("events", optarg, 1, INT64_MAX);
-				break;
-			case OPT_RECONNECT:
-				o->reconnect = (int) parse_int("reconnect", optarg, 0, 2147483647);
-				break;
 			case OPT_HELP:
 			case 'h':
 				usage(stdout);
 				exit(MBM_EXIT_OK);
 			default:
+				if (take_value(o, ch, optarg))
+					break;
 				if (ch >= OPT_DRIVER_FIRST)
 				{
 					const driver_option *dopt = &owners[ch - OPT_DRIVER_FIRST];

@@ -31,9 +31,12 @@ out="$scratch/killed"
 "$COMPARE" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 3 --warmup 0.2 \
     --workloads point-query --table-size 10000 --out "$out" >"$scratch/killed.out" 2>&1 &
 pid=$!
+# the server of the first run, once its client is measuring (not while it starts)
 server=""
-for i in $(seq 300); do
-    grep -q '^== round 1' "$scratch/killed.out" && server=$(pgrep -f -- '--datadir=/tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
+for i in $(seq 600); do
+    if pgrep -f -- 'my\.sock .* run point-query' >/dev/null; then
+        server=$(pgrep -f -- '--datadir=/tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
+    fi
     [ -n "$server" ] && break
     sleep 0.1
 done

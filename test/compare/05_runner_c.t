@@ -79,10 +79,14 @@ out="$scratch/killed"
 "$MB" compare "${small[@]}" --workloads point-query --rounds 2 --seconds 3 --out "$out" \
     >"$scratch/killed.out" 2>&1 &
 pid=$!
+# the postmaster of the first run, once its bench_run is under way (not
+# while it starts: that would be a build that does not start)
 pm=""
-for i in $(seq 200); do
-    pm=$(pgrep -f -- '-D /tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
-    [ -n "$pm" ] && grep -q '^== round 1' "$scratch/killed.out" && break
+for i in $(seq 600); do
+    if pgrep -f 'postgres: [a-z]+ microbench \[local\] SELECT' >/dev/null; then
+        pm=$(pgrep -f -- '-D /tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
+    fi
+    [ -n "$pm" ] && break
     sleep 0.1
 done
 sleep 1
