@@ -36,7 +36,6 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1557,45 +1556,6 @@ stop_if_signalled(void)
 	}
 }
 
-/* The CPUs the servers do not get, as a list ("" when they get them all). */
-static void
-tool_cpus(void)
-{
-	long		n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t	all;
-	long		c;
-	char	   *p = pg_progress.tool_cpus;
-
-	CPU_ZERO(&all);
-	*p = '\0';
-	for (c = 0; c < n; c++)
-	{
-		char		one[24];
-		bool		taken = false;
-		const char *q = rq.cpus;
-
-		/* a CPU is the servers' when the list names it, alone or in a range */
-		while (*q)
-		{
-			long		lo = strtol(q, (char **) &q, 10),
-						hi = lo;
-
-			if (*q == '-')
-				hi = strtol(q + 1, (char **) &q, 10);
-			taken |= c >= lo && c <= hi;
-			if (*q == ',')
-				q++;
-		}
-		if (!taken)
-		{
-			snprintf(one, sizeof(one), "%s%ld", *pg_progress.tool_cpus ? "," : "", c);
-			strcat(pg_progress.tool_cpus, one);
-		}
-	}
-	if (*pg_progress.tool_cpus == '\0')
-		snprintf(pg_progress.tool_cpus, sizeof(pg_progress.tool_cpus), "%s", rq.cpus);
-}
-
 int
 mbm_compare_main(int argc, char **argv)
 {
@@ -1629,27 +1589,8 @@ mbm_compare_main(int argc, char **argv)
 	mbm_proc_catch_signals();
 	pg_progress.start_ns = mbm_now_ns();
 	strftime(pg_progress.started_at, sizeof(pg_progress.started_at), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	tool_cpus();
-	{
-		cpu_set_t	set;
-		const char *q = pg_progress.tool_cpus;
-
-		/* the runner and its results server stay off the measured CPUs */
-		CPU_ZERO(&set);
-		while (*q)
-		{
-			long		lo = strtol(q, (char **) &q, 10),
-						hi = lo;
-
-			if (*q == '-')
-				hi = strtol(q + 1, (char **) &q, 10);
-			for (; lo <= hi; lo++)
-				CPU_SET(lo, &set);
-			if (*q == ',')
-				q++;
-		}
-		sched_setaffinity(0, sizeof(set), &set);
-	}
+	/* the runner and its results server stay off the measured CPUs */
+	mbm_proc_pin_others(rq.cpus, pg_progress.tool_cpus, sizeof(pg_progress.tool_cpus));
 	if (mkdir(rq.out, 0755) != 0 && errno != EEXIST)
 		refuse("cannot make --out %s: %s", rq.out, strerror(errno));
 	snprintf(pg_progress.logdir, sizeof(pg_progress.logdir), "%s/logs", rq.out);

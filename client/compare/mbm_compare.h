@@ -64,6 +64,11 @@ extern int	mbm_proc_await(pid_t pid, bool (*ready) (void *arg), void *arg, const
 extern bool mbm_proc_alive(pid_t pid);
 /* SIGKILL every child's process group and reap them: the last resort. */
 extern void mbm_proc_kill_all(void);
+/*
+ * Pin this process to the CPUs that cpus (the servers') leaves, all of
+ * them when it leaves none; that list into others.
+ */
+extern void mbm_proc_pin_others(const char *cpus, char *others, size_t len);
 /* CPUs as a taskset list: whether this machine has them all. */
 extern bool mbm_proc_cpus_valid(const char *cpus);
 /*

@@ -144,6 +144,32 @@ mbm_proc_cpus_valid(const char *cpus)
 	return parse_cpus(cpus, &set);
 }
 
+void
+mbm_proc_pin_others(const char *cpus, char *others, size_t len)
+{
+	cpu_set_t	taken;
+	cpu_set_t	rest;
+	long		n = sysconf(_SC_NPROCESSORS_ONLN);
+	long		c;
+
+	parse_cpus(cpus, &taken);
+	CPU_ZERO(&rest);
+	others[0] = '\0';
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &taken))
+		{
+			CPU_SET(c, &rest);
+			snprintf(others + strlen(others), len - strlen(others), "%s%ld", others[0] ? "," : "", c);
+		}
+	/* the servers have every CPU: share them */
+	if (others[0] == '\0')
+	{
+		snprintf(others, len, "%s", cpus);
+		rest = taken;
+	}
+	sched_setaffinity(0, sizeof(rest), &rest);
+}
+
 pid_t
 mbm_proc_start(char *const argv[], const mbm_spawn *how, char *err, size_t errlen)
 {
