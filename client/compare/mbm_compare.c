@@ -327,8 +327,9 @@ check_module_dirs(void)
 
 /* --pg LABEL=PREFIX, --mariadb or --mysql LABEL=BINARY: one more build, in the order given. */
 static void
-take_build(const char *kind, char *spec)
+take_build(const char *kind, const char *arg)
 {
+	char	   *spec = strdup(arg);	/* ours to split: ps keeps showing the command as given */
 	char	   *eq = strchr(spec, '=');
 	bool		pg = strcmp(kind, "pg") == 0;
 

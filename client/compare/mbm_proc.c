@@ -27,6 +27,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,6 +222,14 @@ mbm_proc_start(char *const argv[], const mbm_spawn *how, char *err, size_t errle
 			sched_setaffinity(0, sizeof(cpus), &cpus);
 		if (pw && (setgroups(0, NULL) != 0 || setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0))
 			_exit(126);
+		/*
+		 * A runner killed outright (SIGKILL: no handler runs) takes its
+		 * children with it: SIGQUIT, a server's immediate stop.  Set after
+		 * the change of user, which would clear it.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGQUIT);
+		if (getppid() == 1)
+			_exit(125);
 		execv(argv[0], argv);
 		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
