@@ -325,6 +325,62 @@ check_module_dirs(void)
 		}
 }
 
+/*
+ * --results-db must be reachable, and hold no runs under this comparison's
+ * labels: the verdicts pair a label's runs by round, so older runs of a
+ * "gcc" would be judged with the new ones.
+ */
+static void
+check_results_db(void)
+{
+	PGconn	   *conn = PQconnectdb(rq.results_db);
+	char	   *array;
+	char		taken[512] = "";
+	char		exists[8] = "";
+	char		err[512];
+	const char *params[1];
+	size_t		len = 0;
+	int			i;
+
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		snprintf(err, sizeof(err), "%s", PQerrorMessage(conn));
+		err[strcspn(err, "\n")] = '\0';
+		PQfinish(conn);
+		refuse("cannot reach the results database: %s", err);
+	}
+	/* labels are letters, digits and . _ + - (checked above): safe in an array literal */
+	for (i = 0; i < rq.nall; i++)
+		len += strlen(rq.all[i].label) + 3;
+	array = malloc(len + 3);
+	if (array == NULL)
+		refuse("out of memory");
+	strcpy(array, "{");
+	for (i = 0; i < rq.nall; i++)
+	{
+		strcat(array, i ? ",\"" : "\"");
+		strcat(array, rq.all[i].label);
+		strcat(array, "\"");
+	}
+	strcat(array, "}");
+	params[0] = array;
+	if (mbm_pg_exec(conn, "SELECT to_regclass('microbench.runs') IS NOT NULL", 0, NULL,
+					exists, sizeof(exists), err, sizeof(err)) != 0 ||
+		(strcmp(exists, "t") == 0 &&
+		 mbm_pg_exec(conn, "SELECT coalesce(string_agg(DISTINCT label, ', '), '')"
+					 " FROM microbench.runs WHERE label = ANY ($1::text[])", 1, params,
+					 taken, sizeof(taken), err, sizeof(err)) != 0))
+	{
+		PQfinish(conn);
+		refuse("the results database: %s", err);
+	}
+	PQfinish(conn);
+	free(array);
+	if (taken[0])
+		refuse("the results database already holds runs labelled %s; their verdicts would mix"
+			   " those runs with this comparison's: choose new labels or another database", taken);
+}
+
 /* --pg LABEL=PREFIX, --mariadb or --mysql LABEL=BINARY: one more build, in the order given. */
 static void
 take_build(const char *kind, const char *arg)
@@ -487,6 +543,8 @@ parse_request(int argc, char **argv)
 			refuse("%s", err);
 	}
 	check_module_dirs();
+	if (rq.results_db)
+		check_results_db();
 	/* the results database's Postgres: the first build's, or pg_config's on PATH */
 	if (rq.nbuilds > 0)
 		rq.results_pg = rq.builds[0];
@@ -1448,8 +1506,8 @@ write_manifest(void)
 		json_pair(f, "label", rq.all[i].label, false);
 		json_pair(f, "path", b ? b->prefix : m->binary, false);
 		json_pair(f, "version", b ? b->version : m->version, false);
-		json_pair(f, "cc", b ? b->cc : NULL, false);
-		json_pair(f, "cflags", b ? b->cflags : NULL, false);
+		json_pair(f, "cc", b ? b->cc : m->cc[0] ? m->cc : NULL, false);
+		json_pair(f, "cflags", b ? b->cflags : m->cflags[0] ? m->cflags : NULL, false);
 		{
 			const char *set = b ? b->settings : m->settings;
 			char	   *flat = set ? strdup(set) : NULL;

@@ -159,6 +159,8 @@ typedef struct mbm_mybuild
 	char		basedir[1024];	/* /usr for /usr/sbin/mariadbd */
 	char		install_db[2100];
 	char		version[256];	/* --version */
+	char		cc[256];		/* the server's C++ compiler and flags, from */
+	char		cflags[1024];	/* the INFO_BIN its build installed; or "" */
 	char	   *settings;		/* --set NAME=VALUE lines, or NULL */
 } mbm_mybuild;
 

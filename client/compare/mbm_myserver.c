@@ -27,6 +27,40 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/*
+ * The compiler and flags a MariaDB or MySQL build was made with, for the
+ * manifest: cmake writes them into INFO_BIN, which a source build
+ * installs into BASEDIR/docs (Debian's package ships none: then they are
+ * left out).  The server's own flags are the C++ ones of sql/.
+ */
+static void
+read_info_bin(mbm_mybuild *b)
+{
+	char		path[1100];
+	char		line[4096];
+	FILE	   *f;
+
+	b->cc[0] = b->cflags[0] = '\0';
+	snprintf(path, sizeof(path), "%s/docs/INFO_BIN", b->basedir);
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+	{
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "# compile CXX with ", 19) == 0 && !b->cc[0])
+			snprintf(b->cc, sizeof(b->cc), "%.255s", line + 19);
+		else if (strncmp(line, "CXX_FLAGS = ", 12) == 0 && !b->cflags[0])
+		{
+			char	   *v = line + 12;
+
+			while (*v == ' ')
+				v++;
+			snprintf(b->cflags, sizeof(b->cflags), "%.1023s", v);
+		}
+	}
+	fclose(f);
+}
+
 int
 mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen)
 {
@@ -81,6 +115,7 @@ mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(b->binary_real, sizeof(b->binary_real), "%s", real);
+	read_info_bin(b);
 	return 0;
 }
 

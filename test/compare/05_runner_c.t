@@ -4,7 +4,8 @@
 # (a new instance each) from the same pristine data (one data state), in
 # the alternating order, with a line per run and the reports; a postmaster
 # killed mid-run costs that run only; a build that does not start ends
-# the comparison with exit 1; INT, TERM and HUP stop it with 128 + N.
+# the comparison with exit 1; INT, TERM, HUP and PIPE stop it with 128 + N,
+# and so does a reader of its output that goes away (| head).
 # After each: no server, no work directory, no orphaned shared memory.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -61,6 +62,8 @@ is "$(grep -cE '^   round [12]  postgres +(point-query|update-index) +[ab] +[0-9
 is "$(for f in report.txt report.md report.svg manifest.json; do [ -s "$out/$f" ] && echo "$f"; done | wc -l)" 4 \
    "report.txt, report.md, report.svg and manifest.json written"
 is "$(cells "$out/report.txt" | grep -vcE '[=?]$')" 0 "A/A: no cell is a difference"
+is "$(grep -E '^([0-9]+\.[0-9]{2}[=?]?|-) ' "$out/report.txt" | awk '{ print $NF }' | paste -sd' ' -)" \
+   "point-query update-index" "the report shows what ran: the two workloads asked for, no rows of -"
 is "$(python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))
 print(m["status"], m["runs"]["done"], m["tool"].split()[-1], m["seconds_per_run"]["copy"] > 0)' "$out/manifest.json")" \
    "done 8 $(sed -n "s/^default_version = '\(.*\)'/\1/p" "$root/extension/microbench.control") True" \
@@ -107,8 +110,27 @@ is "$?" 1 "a build that does not start: exit 1"
 ok "$(grep -q 'b (.*) did not start; see .*logs/server.log' "$scratch/err"; echo $?)" "... named, with its log"
 nothing_left "a build that did not start"
 
+# ---- --results-db: the runs go into the user's results database too, and
+# a database that already holds runs of a label is refused before any work
+rdb=$(mktemp -d /tmp/microbench-results-test.XXXXXX)
+"$root/test/pg_cluster.sh" start "$rdb" 5493 >/dev/null
+trap '"$root/test/pg_cluster.sh" stop "$rdb"; rm -rf "$scratch"' EXIT
+conninfo="host=$rdb port=5493 user=postgres dbname=postgres"
+out="$scratch/rdb"
+"$MB" compare "${small[@]}" --workloads point-query --rounds 1 --seconds 0.5 --results-db "$conninfo" \
+    --out "$out" >"$scratch/out" 2>"$scratch/err"
+ok $? "--results-db: exit 0 ($(tail -1 "$scratch/err"))"
+is "$(psql -X -A -t -d "$conninfo" -c "SELECT string_agg(label || ':' || workload, ' ' ORDER BY label) FROM microbench.runs")" \
+   "a:point-query b:point-query" "... its two runs are in that database"
+is "$(grep -c . "$out/runs.jsonl")" 2 "... and in runs.jsonl"
+refused 'the results database already holds runs labelled a, b; their verdicts would mix' \
+    "a results database with runs of these labels" "${small[@]}" --results-db "$conninfo"
+refused 'cannot reach the results database' "a results database that cannot be reached" \
+    "${small[@]}" --results-db "host=$rdb port=5492 user=postgres dbname=postgres"
+nothing_left "--results-db"
+
 # ---- signals: 128 + N, the runs so far kept and reported
-for sig in INT TERM HUP; do
+for sig in INT TERM HUP PIPE; do
     out="$scratch/sig-$sig"
     "$MB" compare "${small[@]}" --workloads point-query,scan --rounds 3 --seconds 2 --out "$out" \
         >"$scratch/sig.out" 2>&1 &
@@ -123,5 +145,14 @@ for sig in INT TERM HUP; do
        "... the runs so far kept and reported"
     nothing_left "SIG$sig"
 done
+
+# ---- a reader that goes away: `... | head -n 3` ends the comparison with
+# SIGPIPE's 141 at its next line, servers stopped, nothing left
+out="$scratch/piped"
+"$MB" compare "${small[@]}" --workloads point-query,scan --rounds 3 --seconds 1 --out "$out" \
+    2>"$scratch/piped.err" | head -n 3 >/dev/null
+is "${PIPESTATUS[0]}:$(grep -c 'interrupted by SIGPIPE' "$scratch/piped.err")" "141:1" \
+   "its output piped into head: exit 141 when head has gone, said on stderr"
+nothing_left "a closed pipe"
 
 done_testing

@@ -274,7 +274,7 @@ SELECT matches(bench_report('v-a', 'v-b', 'markdown'),
                E'\\| [01]\\.[0-9]{2}\\? \\[[01]\\.[0-9]{2}, [0-9]+\\.[0-9]{2}\\] \\((~[0-9]+ more rounds?|more than 100 more rounds)\\) \\| scan \\|',
                'markdown: an undecided cell carries its interval and about how many more rounds it needs');
 SELECT matches(bench_report('v-a', 'v-b', 'csv'),
-               E'^group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,pg_verdict,pg_rounds_needed\n(.*\n)*writes,delete,[0-9.]+,[0-9.]+,[0-9.]+,true,difference,\n',
+               E'^group,workload,pg,pg_ci_low,pg_ci_high,pg_significant,pg_verdict,pg_rounds_needed\n(.*\n)*writes,delete,[0-9.]+,[0-9.]+,[0-9.]+,true,difference,$',
                'CSV: ratio, interval, significance, verdict and rounds needed per DBMS');
 SELECT matches(bench_report('mix-a', 'mix-b'), E'\n-- pg: Postgres, ma: MariaDB\n',
                'the legend names the columns in their order');
