@@ -1060,8 +1060,7 @@ my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *e
 	mbm_spawn	how = {NULL, NULL, log};
 
 	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
-	snprintf(user, sizeof(user), "--mysql-user=%s", geteuid() == 0 ? "root" :
-			 (getenv("USER") ? getenv("USER") : "root"));
+	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
 	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
 	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
 	snprintf(log, sizeof(log), "%s/client.log", pg_progress.logdir);

@@ -157,7 +157,8 @@ typedef struct mbm_mybuild
 	char		binary_real[1024];
 	char		bindir[1024];
 	char		basedir[1024];	/* /usr for /usr/sbin/mariadbd */
-	char		install_db[2100];
+	char		install_db[2100];	/* or "" when initialize */
+	bool		initialize;		/* MySQL 8+: mysqld --initialize-insecure makes the data */
 	char		version[256];	/* --version */
 	char		cc[256];		/* the server's C++ compiler and flags, from */
 	char		cflags[1024];	/* the INFO_BIN its build installed; or "" */
@@ -185,6 +186,7 @@ extern int	mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datad
 /* One statement as the admin (over the socket): 0 or -1 with err set. */
 extern int	mbm_my_sql(const mbm_myserver *s, const char *sql, char *err, size_t errlen);
 /* The mysql driver's options for s: its socket, the admin user. */
+extern const char *mbm_my_user(const mbm_mybuild *b);
 extern void mbm_my_client_options(const mbm_myserver *s, struct mbm_options *o);
 /* A clean shutdown waited for; SIGKILL to the group when it does not come. */
 extern void mbm_my_stop(mbm_myserver *s);

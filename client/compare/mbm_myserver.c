@@ -101,14 +101,17 @@ mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen)
 		if (access(path, X_OK) == 0)
 			snprintf(b->install_db, sizeof(b->install_db), "%s", path);
 	}
-	for (i = 0; i < 2 && !b->install_db[0]; i++)
+	/* MySQL 8 has no install-db: its server makes a data directory itself */
+	b->initialize = !b->install_db[0] && strstr(b->version, "MySQL") != NULL &&
+		strstr(b->version, "MariaDB") == NULL;
+	for (i = 0; i < 2 && !b->install_db[0] && !b->initialize; i++)
 	{
 		const char *onpath = i == 0 ? "/usr/bin/mariadb-install-db" : "/usr/bin/mysql_install_db";
 
 		if (access(onpath, X_OK) == 0)
 			snprintf(b->install_db, sizeof(b->install_db), "%s", onpath);
 	}
-	if (!b->install_db[0])
+	if (!b->install_db[0] && !b->initialize)
 	{
 		snprintf(err, errlen, "--%s %s: no mariadb-install-db or mysql_install_db beside %s or in"
 				 " /usr/bin", b->kind, b->label, b->binary);
@@ -156,6 +159,9 @@ mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errle
 				user[64];
 	char	   *argv[] = {(char *) b->install_db, "--no-defaults", datadir, basedir, user,
 		"--auth-root-authentication-method=socket", "--skip-test-db", "--skip-name-resolve", NULL};
+	/* root without a password, reachable only through the work directory's socket */
+	char	   *initialize[] = {(char *) b->binary_real, "--no-defaults", "--initialize-insecure",
+		datadir, basedir, user, NULL};
 	mbm_spawn	how = {NULL, NULL, log};
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s", dir);
@@ -167,10 +173,17 @@ mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errle
 		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	return mbm_proc_run(argv, &how, err, errlen);
+	return mbm_proc_run(b->initialize ? initialize : argv, &how, err, errlen);
 }
 
-/* The admin's client options of a server: its socket, our user (unix_socket authentication). */
+/* The user the runner connects as: MariaDB knows our own name (unix_socket); MySQL 8 its passwordless root. */
+const char *
+mbm_my_user(const mbm_mybuild *b)
+{
+	return geteuid() == 0 || b->initialize || getenv("USER") == NULL ? "root" : getenv("USER");
+}
+
+/* The admin's client options of a server: its socket, the runner's user. */
 void
 mbm_my_client_options(const mbm_myserver *s, mbm_options *o)
 {
@@ -178,8 +191,7 @@ mbm_my_client_options(const mbm_myserver *s, mbm_options *o)
 	static char user[64];
 	int			i;
 
-	snprintf(user, sizeof(user), "%s", geteuid() == 0 ? "root" :
-			 (getenv("USER") ? getenv("USER") : "root"));
+	snprintf(user, sizeof(user), "%s", mbm_my_user(s->build));
 	o->driver = d;
 	for (i = 0; d && d->options[i].name; i++)
 	{
