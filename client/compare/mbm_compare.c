@@ -1391,6 +1391,55 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 
 /* ---- reports and manifest ---- */
 
+/*
+ * The runs that failed, per cell and build, from the order run: a line
+ * each under the report, so a cell with fewer pairs than its neighbours
+ * says why.  Prints nothing when every run finished.
+ */
+static void
+print_failed_runs(FILE *f, const char *lead)
+{
+	char		path[1200];
+	char		line[512];
+	char		cells[256][192];
+	int			counts[256];
+	int			ncells = 0,
+				i;
+	FILE	   *order;
+
+	fflush(pg_progress.order);
+	snprintf(path, sizeof(path), "%s/order", pg_progress.workdir);
+	if (pg_progress.failed_runs == 0 || (order = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), order))
+	{
+		char		dbms[32],
+					workload[64],
+					label[64],
+					status[16],
+					cell[192];
+		int			round;
+
+		if (sscanf(line, "%d %31s %63s %63s %15s", &round, dbms, workload, label, status) != 5 ||
+			strcmp(status, "failed") != 0)
+			continue;
+		snprintf(cell, sizeof(cell), "%s %s, %s", dbms, workload, label);
+		for (i = 0; i < ncells && strcmp(cells[i], cell) != 0; i++)
+			;
+		if (i == ncells && ncells < 256)
+		{
+			snprintf(cells[ncells], sizeof(cells[0]), "%s", cell);
+			counts[ncells++] = 0;
+		}
+		if (i < ncells)
+			counts[i]++;
+	}
+	fclose(order);
+	for (i = 0; i < ncells; i++)
+		fprintf(f, "%sfailed: %s: %d run(s), left out of the cell (manifest.json's order, logs/server.log)\n",
+				lead, cells[i], counts[i]);
+}
+
 static void
 write_reports(void)
 {
@@ -1428,9 +1477,14 @@ write_reports(void)
 			(f = fopen(path, "w")) != NULL)
 		{
 			fprintf(f, "%s\n", PQgetvalue(res, 0, 0));
+			if (i < 2)
+				print_failed_runs(f, i == 0 ? "-- " : "- ");
 			fclose(f);
 			if (i == 0)
+			{
 				printf("\n%s\n", PQgetvalue(res, 0, 0));
+				print_failed_runs(stdout, "-- ");
+			}
 		}
 		else
 			say("could not write %s: %s", path, PQresultErrorMessage(res));

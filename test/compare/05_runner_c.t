@@ -100,6 +100,8 @@ is "$(python3 -c 'import json,sys; m = json.load(open(sys.argv[1]))
 print(m["runs"]["failed"], m["runs"]["done"])' "$out/manifest.json")" "1 3" \
    "... that run counted as failed, the other three done"
 is "$(grep -c 'FAILED' "$scratch/killed.out")" 1 "... and named as it happened"
+is "$(grep -cE '^-- failed: postgres point-query, [ab]: 1 run\(s\), left out of the cell' "$out/report.txt")" 1 \
+   "... and the report says which cell lost a run"
 nothing_left "a killed server"
 
 # ---- a build that does not start
