@@ -205,7 +205,7 @@ chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q
     --expect-bars 8 --expect-noisy 8 --expect-nodata --expect-confidence 0.9 \
     --expect-whiskers 2 --expect-cut 0
 chart wide --expect-columns 10 --expect-group 'point queries' \
-    --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 20 --expect-nodata \
+    --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 20 \
     --expect-whiskers 0
 chart empty --expect-title 'QPS(svgtest-nothing) / QPS(svgtest-none)' --expect-empty
 
