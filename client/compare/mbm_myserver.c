@@ -29,9 +29,9 @@
 
 /*
  * The compiler and flags a MariaDB or MySQL build was made with, for the
- * manifest: cmake writes them into INFO_BIN, which a source build
- * installs into BASEDIR/docs (Debian's package ships none: then they are
- * left out).  The server's own flags are the C++ ones of sql/.
+ * manifest: cmake writes them into its build's INFO_BIN, which `microbench
+ * compare build` copies into BASEDIR/docs (Debian's package ships none:
+ * then they are left out).  The server's own flags are the C++ ones of sql/.
  */
 static void
 read_info_bin(mbm_mybuild *b)
