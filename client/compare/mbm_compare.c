@@ -1,5 +1,5 @@
 /*
- * mbm_compare.c — microbench compare: two or more Postgres builds compared
+ * mbm_compare.c — microbench compare: two or more builds of Postgres, MariaDB or MySQL compared
  * on identical data, every run on a fresh server start from pristine data.
  *
  * Before anything: every input is checked (builds, labels, workloads,
@@ -146,14 +146,18 @@ say_with(const char *tail, const char *fmt, ...)
 static void
 usage(void)
 {
-	printf("microbench compare — Postgres builds compared on identical data, every run on a\n"
+	printf("microbench compare — builds of a DBMS compared on identical data, every run on a\n"
 		   "fresh server start from pristine data\n"
 		   "\n"
 		   "Usage: microbench compare --pg LABEL=PREFIX --pg LABEL=PREFIX [...] --out DIR [options]\n"
+		   "       microbench compare --mariadb LABEL=BINARY --mariadb LABEL=BINARY [...] ...\n"
+		   "       microbench compare build --src DIR --cc CC [--cc CC ...] --prefix-base PATH\n"
 		   "\n"
 		   "  --pg LABEL=PREFIX     a Postgres installation (PREFIX/bin/postgres); the first is\n"
 		   "                        the base of the report; the extension is built into one\n"
 		   "                        that lacks this tree's\n"
+		   "  --mariadb LABEL=BINARY, --mysql LABEL=BINARY  a mariadbd or mysqld; the first\n"
+		   "                        of each DBMS has the base label too\n"
 		   "  --set [LABEL:]NAME=VALUE  a server setting, for every build or one\n"
 		   "  --workloads A,B,...   these workloads [every one, in the suite's order]\n"
 		   "  --rounds N            rounds of every cell before only undecided ones go on [3]\n"
@@ -170,7 +174,8 @@ usage(void)
 		   "                        manifest.json and logs/ (a new or empty directory)\n"
 		   "  --keep                keep the work directory (pristine data, logs)\n"
 		   "\n"
-		   "MariaDB and MySQL builds: microbench-compare --mariadb LABEL=BINARY ... (docs/compare.md).\n"
+		   "build: a Postgres or MariaDB source tree built with each compiler into\n"
+		   "PATH-CC (docs/compare.md).\n"
 		   "Exit status: 0 done, 1 a build failed (runs so far kept), 2 bad input (nothing\n"
 		   "written), 128+N stopped by signal N (servers stopped, runs so far kept).\n");
 }
