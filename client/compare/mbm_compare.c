@@ -1,6 +1,7 @@
 /*
- * mbm_compare.c — microbench compare: two or more builds of Postgres, MariaDB or MySQL compared
- * on identical data, every run on a fresh server start from pristine data.
+ * mbm_compare.c — microbench compare: two or more builds of Postgres,
+ * MariaDB or MySQL compared on identical data, every run on a fresh server
+ * start from pristine data.
  *
  * Before anything: every input is checked (builds, labels, workloads,
  * settings, CPUs, --out) and a refusal writes nothing.  Then, once: the
