@@ -332,6 +332,33 @@ check_module_dirs(void)
 }
 
 /*
+ * Labels as a text[] literal, {"a","b"}, malloc'd: a bound parameter for
+ * label = ANY ($1::text[]).  Labels are letters, digits and . _ + -
+ * (good_label), so none needs escaping.
+ */
+static char *
+labels_literal(const char *const *labels, int n)
+{
+	size_t		len = 3;
+	char	   *array;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(labels[i]) + 3;
+	if ((array = malloc(len)) == NULL)
+		refuse("out of memory");
+	strcpy(array, "{");
+	for (i = 0; i < n; i++)
+	{
+		strcat(array, i ? ",\"" : "\"");
+		strcat(array, labels[i]);
+		strcat(array, "\"");
+	}
+	strcat(array, "}");
+	return array;
+}
+
+/*
  * --results-db must be reachable, and hold no runs under this comparison's
  * labels: the verdicts pair a label's runs by round, so older runs of a
  * "gcc" would be judged with the new ones.
@@ -340,12 +367,12 @@ static void
 check_results_db(void)
 {
 	PGconn	   *conn = PQconnectdb(rq.results_db);
+	const char *labels[2 * MAX_BUILDS];
 	char	   *array;
 	char		taken[512] = "";
 	char		exists[8] = "";
 	char		err[512];
 	const char *params[1];
-	size_t		len = 0;
 	int			i;
 
 	if (PQstatus(conn) != CONNECTION_OK)
@@ -355,21 +382,9 @@ check_results_db(void)
 		PQfinish(conn);
 		refuse("cannot reach the results database: %s", err);
 	}
-	/* labels are letters, digits and . _ + - (checked above): safe in an array literal */
 	for (i = 0; i < rq.nall; i++)
-		len += strlen(rq.all[i].label) + 3;
-	array = malloc(len + 3);
-	if (array == NULL)
-		refuse("out of memory");
-	strcpy(array, "{");
-	for (i = 0; i < rq.nall; i++)
-	{
-		strcat(array, i ? ",\"" : "\"");
-		strcat(array, rq.all[i].label);
-		strcat(array, "\"");
-	}
-	strcat(array, "}");
-	params[0] = array;
+		labels[i] = rq.all[i].label;
+	params[0] = array = labels_literal(labels, rq.nall);
 	if (mbm_pg_exec(conn, "SELECT to_regclass('microbench.runs') IS NOT NULL", 0, NULL,
 					exists, sizeof(exists), err, sizeof(err)) != 0 ||
 		(strcmp(exists, "t") == 0 &&
@@ -1397,6 +1412,39 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 
 /* ---- reports and manifest ---- */
 
+/* One line of the order run (work directory's "order"): a run and how it ended. */
+typedef struct order_entry
+{
+	int			round;
+	char		dbms[32];
+	char		workload[64];
+	char		label[64];
+	char		status[16];		/* "ok" or "failed" */
+} order_entry;
+
+/* The order run so far, to read with next_order_entry; NULL if it cannot be opened. */
+static FILE *
+open_order(void)
+{
+	char		path[1200];
+
+	fflush(pg_progress.order);
+	snprintf(path, sizeof(path), "%s/order", pg_progress.workdir);
+	return fopen(path, "r");
+}
+
+static bool
+next_order_entry(FILE *order, order_entry *e)
+{
+	char		line[512];
+
+	while (fgets(line, sizeof(line), order))
+		if (sscanf(line, "%d %31s %63s %63s %15s", &e->round, e->dbms, e->workload, e->label,
+				   e->status) == 5)
+			return true;
+	return false;
+}
+
 /*
  * The runs that failed, per cell and build, from the order run: a line
  * each under the report, so a cell with fewer pairs than its neighbours
@@ -1405,31 +1453,22 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 static void
 print_failed_runs(FILE *f, const char *lead)
 {
-	char		path[1200];
-	char		line[512];
 	char		cells[256][192];
 	int			counts[256];
 	int			ncells = 0,
 				i;
+	order_entry e;
 	FILE	   *order;
 
-	fflush(pg_progress.order);
-	snprintf(path, sizeof(path), "%s/order", pg_progress.workdir);
-	if (pg_progress.failed_runs == 0 || (order = fopen(path, "r")) == NULL)
+	if (pg_progress.failed_runs == 0 || (order = open_order()) == NULL)
 		return;
-	while (fgets(line, sizeof(line), order))
+	while (next_order_entry(order, &e))
 	{
-		char		dbms[32],
-					workload[64],
-					label[64],
-					status[16],
-					cell[192];
-		int			round;
+		char		cell[192];
 
-		if (sscanf(line, "%d %31s %63s %63s %15s", &round, dbms, workload, label, status) != 5 ||
-			strcmp(status, "failed") != 0)
+		if (strcmp(e.status, "failed") != 0)
 			continue;
-		snprintf(cell, sizeof(cell), "%s %s, %s", dbms, workload, label);
+		snprintf(cell, sizeof(cell), "%s %s, %s", e.dbms, e.workload, e.label);
 		for (i = 0; i < ncells && strcmp(cells[i], cell) != 0; i++)
 			;
 		if (i == ncells && ncells < 256)
@@ -1452,7 +1491,7 @@ write_reports(void)
 	static const char *const formats[][2] = {{"text", "txt"}, {"markdown", "md"}, {"svg", "svg"}};
 	char		confidence[32],
 				threshold[32];
-	char		others[1024] = "{";
+	char	   *others;
 	const char *other[2 * MAX_BUILDS];
 	int			nothers = other_labels(other);
 	int			i;
@@ -1461,10 +1500,7 @@ write_reports(void)
 		return;
 	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
 	snprintf(threshold, sizeof(threshold), "%g", rq.threshold);
-	for (i = 0; i < nothers; i++)
-		snprintf(others + strlen(others), sizeof(others) - strlen(others), "%s\"%s\"",
-				 i > 0 ? "," : "", other[i]);
-	strcat(others, "}");
+	others = labels_literal(other, nothers);
 	for (i = 0; i < 3; i++)
 	{
 		const char *params[5] = {base_label(), nothers == 1 ? other[0] : others,
@@ -1496,6 +1532,7 @@ write_reports(void)
 			say("could not write %s: %s", path, PQresultErrorMessage(res));
 		PQclear(res);
 	}
+	free(others);
 }
 
 static void
@@ -1519,7 +1556,6 @@ write_manifest(void)
 	time_t		now = time(NULL);
 	FILE	   *f;
 	FILE	   *order;
-	char		line[512];
 	int			i,
 				n = pg_progress.runs + pg_progress.failed_runs;
 	bool		first = true;
@@ -1582,25 +1618,17 @@ write_manifest(void)
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ],\n  \"order\": [");
-	fflush(pg_progress.order);
-	snprintf(path, sizeof(path), "%s/order", pg_progress.workdir);
-	if ((order = fopen(path, "r")) != NULL)
+	if ((order = open_order()) != NULL)
 	{
-		while (fgets(line, sizeof(line), order))
-		{
-			int			round;
-			char		dbms[32],
-						workload[64],
-						label[64],
-						status[16];
+		order_entry e;
 
-			if (sscanf(line, "%d %31s %63s %63s %15s", &round, dbms, workload, label, status) != 5)
-				continue;
-			fprintf(f, "%s\n    {\"round\": %d, ", first ? "" : ",", round);
-			json_pair(f, "dbms", dbms, false);
-			json_pair(f, "workload", workload, false);
-			json_pair(f, "label", label, false);
-			json_pair(f, "status", status, true);
+		while (next_order_entry(order, &e))
+		{
+			fprintf(f, "%s\n    {\"round\": %d, ", first ? "" : ",", e.round);
+			json_pair(f, "dbms", e.dbms, false);
+			json_pair(f, "workload", e.workload, false);
+			json_pair(f, "label", e.label, false);
+			json_pair(f, "status", e.status, true);
 			fputc('}', f);
 			first = false;
 		}

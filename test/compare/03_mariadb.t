@@ -73,8 +73,8 @@ is "$(servers_left)" 0 "no server left running"
 # that part over the real mariadbd: what it checks is the runner's side
 # (no install-db looked for, the server asked to initialize, root); the
 # runs themselves say mariadb, as the server they reach does.
-standin_dir=$(mktemp -d /tmp/microbench-mysql-standin.XXXXXX)
-chmod 755 "$standin_dir" && mkdir -p "$standin_dir/bin"
+standin_dir="$scratch/mysql84"   # the server's user (mysql) runs it: scratch must let it through
+chmod 711 "$scratch" && mkdir -p "$standin_dir/bin" && chmod 755 "$standin_dir" "$standin_dir/bin"
 cat >"$standin_dir/bin/mysqld" <<STANDIN
 #!/bin/sh
 # a stand-in for MySQL 8.4's mysqld, over mariadbd
@@ -89,7 +89,6 @@ set -- \$(for a in "\$@"; do case \$a in --basedir=*) echo --basedir=/usr ;; *) 
 exec "$MARIADBD" "\$@"
 STANDIN
 chmod 755 "$standin_dir/bin/mysqld"
-trap 'rm -rf "$scratch" "$standin_dir"' EXIT
 out="$scratch/mysql"
 "$COMPARE" --mysql a="$standin_dir/bin/mysqld" --mysql b="$standin_dir/bin/mysqld" --rounds 1 --max-minutes 0 \
     --seconds 0.5 --warmup 0.2 --workloads point-query --table-size 5000 --out "$out" >"$scratch/out" 2>&1

@@ -114,9 +114,10 @@ nothing_left "a build that did not start"
 
 # ---- --results-db: the runs go into the user's results database too, and
 # a database that already holds runs of a label is refused before any work
-rdb=$(mktemp -d /tmp/microbench-results-test.XXXXXX)
+rdb="$scratch/results-db"   # the cluster's user (postgres) must get through scratch
+chmod 711 "$scratch"
+at_exit '"$root/test/pg_cluster.sh" stop "$rdb"'
 "$root/test/pg_cluster.sh" start "$rdb" 5493 >/dev/null
-trap '"$root/test/pg_cluster.sh" stop "$rdb"; rm -rf "$scratch"' EXIT
 conninfo="host=$rdb port=5493 user=postgres dbname=postgres"
 out="$scratch/rdb"
 "$MB" compare "${small[@]}" --workloads point-query --rounds 1 --seconds 0.5 --results-db "$conninfo" \

@@ -11,7 +11,11 @@ COMPARE="$root/compare/microbench-compare"
 PG_PREFIX=${MB_COMPARE_PG_PREFIX:-$(cd "$(pg_config --bindir)/.." && pwd)}
 MARIADBD=${MB_COMPARE_MARIADBD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
 scratch=$(mktemp -d /tmp/microbench-compare-test.XXXXXX)
-trap 'rm -rf "$scratch"' EXIT
+# at_exit COMMAND: run on the way out, before scratch goes (a server a test
+# started in it must stop first)
+exit_hooks=()
+at_exit() { exit_hooks+=("$1"); }
+trap 'for h in "${exit_hooks[@]}"; do eval "$h"; done; rm -rf "$scratch"' EXIT
 
 # servers_left: microbench-compare's servers still running (their command
 # lines name its work directories).  pg_ctl stop returns once the pid file
