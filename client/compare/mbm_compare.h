@@ -1,7 +1,13 @@
 /*
  * mbm_compare.h — microbench compare, the comparison runner: what its
- * files share.  mbm_compare.c is the command (options, the plan of runs,
- * rounds and budget, results, reports); mbm_proc.c supervises the
+ * files share.  Its steps, a file each, each using only those listed
+ * after it: mbm_compare.c the command; mbm_rounds.c the schedule and the
+ * rounds until every cell is decided; mbm_run_one.c one run on a fresh
+ * server start; mbm_finish.c every way out; mbm_reports.c the reports and
+ * the manifest; mbm_setup.c what is made once (the extension, the results
+ * database, the pristine data); mbm_request.c the request and its checks;
+ * mbm_labels.c the labels as reports name them; mbm_state.c what they
+ * share.  Below them: mbm_proc.c supervises the
  * processes it starts (each server in its own process group, pinned,
  * stopped on every way out); mbm_pgserver.c is a Postgres installation,
  * a data directory and the server on it (initdb, start, stop);
@@ -11,6 +17,8 @@
 #define MBM_COMPARE_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <libpq-fe.h>
@@ -191,9 +199,140 @@ extern void mbm_my_client_options(const mbm_myserver *s, struct mbm_options *o);
 /* A clean shutdown waited for; SIGKILL to the group when it does not come. */
 extern void mbm_my_stop(mbm_myserver *s);
 
-/* ---- mbm_compare.c ---- */
+/* ---- the runner: what its steps share ---- */
 
-/* microbench compare ...: argv[0] is "compare"; an exit code. */
+#define MAX_BUILDS 8
+#define RUN_PORT 55401
+#define PRISTINE_PORT 55400
+#define RESULTS_PORT 55399
+
+/* A build of either family, in the order the options gave them. */
+typedef struct mbm_any_build
+{
+	const char *label;
+	mbm_pgbuild *pg;			/* one of these two */
+	mbm_mybuild *my;
+} mbm_any_build;
+
+/* What was asked (mbm_request.c fills it, nothing changes it after). */
+typedef struct mbm_request
+{
+	mbm_pgbuild builds[MAX_BUILDS];	/* --pg */
+	int			nbuilds;
+	mbm_mybuild my[MAX_BUILDS];		/* --mariadb, --mysql */
+	int			nmy;
+	mbm_any_build all[2 * MAX_BUILDS];	/* both, as given: the run order's base */
+	int			nall;
+	mbm_pgbuild results_pg;		/* the Postgres of the results database */
+	const char *workloads[64];	/* in the suite's order */
+	int			nworkloads;
+	int			rounds;
+	double		seconds;
+	double		warmup;
+	long long	table_size;
+	int			tables;
+	int			clients;
+	long long	seed;
+	double		max_minutes;
+	double		threshold;
+	double		confidence;
+	double		precision;		/* go on until every interval is within +-this; 0: no */
+	const char *cpus;
+	const char *results_db;
+	const char *out;
+	bool		keep;
+	const char *sets[32];
+	int			nsets;
+} mbm_request;
+
+/* How the comparison went, for the progress lines, the manifest and the exit. */
+typedef struct mbm_progress
+{
+	char		workdir[64];
+	char		logdir[900];
+	char		tool_cpus[256];
+	char		started_at[64];
+	uint64_t	start_ns;
+	int			runs;
+	int			failed_runs;
+	int			rounds_done;
+	double		run_s;			/* measured runs' wall time, summed */
+	double		copy_s,
+				boot_s,
+				stop_s,
+				remove_s;		/* the overhead around them, summed */
+	double		pristine_s;		/* making the pristine directories */
+	long long	pristine_bytes;
+	FILE	   *order;			/* "round dbms workload label status" per run */
+	char		status[128];
+} mbm_progress;
+
+/* Outcomes of one run. */
+typedef enum mbm_run_outcome
+{
+	RUN_OK, RUN_FAILED, RUN_BUILD_FAILED, RUN_STOPPED
+} mbm_run_outcome;
+
+/* mbm_labels.c: the base label, the others, a list of labels as a bound text[] literal */
+extern const char *mbm_base_label(void);
+extern int	mbm_other_labels(const char **others);
+extern char *mbm_labels_literal(const char *const *labels, int n);
+
+/* mbm_state.c: what the steps share, at the bottom: they use it, it uses none of them */
+extern mbm_request rq;
+extern mbm_progress progress;
+extern mbm_pgserver run_pg_server;	/* the server of the run under way */
+extern mbm_myserver run_my_server;	/* ... when it is a MariaDB or MySQL one */
+extern mbm_pgserver results_server;
+extern PGconn *results;
+
+/* A line on stderr, "microbench compare: " first and tail last. */
+extern void mbm_compare_say(const char *tail, const char *fmt, ...)
+			__attribute__((format(printf, 2, 3)));
+#define say(...) mbm_compare_say("", __VA_ARGS__)
+/* A request refused: one line, exit 2, nothing written. */
+#define refuse(...) \
+	do { mbm_compare_say(" (microbench compare --help)", __VA_ARGS__); exit(MBM_EXIT_BAD_INPUT); } while (0)
+/* Seconds since the comparison began; s as m:ss into buf, which it returns. */
+extern double mbm_elapsed_s(void);
+extern char *mbm_clock_text(double s, char *buf);
+
+/* mbm_request.c: the request and its checks; a refusal writes nothing */
+extern void mbm_request_parse(int argc, char **argv);
+/* The settings of a build of DBMS dbms labelled label ("\n"-separated), or NULL. */
+extern char *mbm_request_settings(const char *dbms, const char *label);
+
+/* mbm_setup.c: what is made once, before the first run */
+/* This tree's extension in build b, built and installed when it lacks it. */
+extern int	mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen);
+/* The results database: --results-db's, or a server of our own. */
+extern int	mbm_setup_results(char *err, size_t errlen);
+/* One pristine data directory per Postgres major and MariaDB/MySQL version. */
+extern int	mbm_setup_pristine(char *err, size_t errlen);
+/* Where build ab's pristine data is. */
+extern const char *mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len);
+/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
+extern int	mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
+						  char *err, size_t errlen);
+
+/* mbm_run_one.c: one run, from the copy of the pristine data to its removal */
+extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int round);
+/* The time one run takes from copy to removal: measured, else guessed. */
+extern double mbm_run_estimate(void);
+
+/* mbm_reports.c: the report files, the failed runs under them, the manifest */
+extern void mbm_reports_write(void);
+extern void mbm_manifest_write(void);
+
+/* mbm_finish.c: stop servers, write the reports and manifest, remove the work directory, exit */
+extern void mbm_finish(const char *status, int code) __attribute__((noreturn));
+/* After a stop signal: mbm_finish() with 128 + its number; else nothing. */
+extern void mbm_stop_if_signalled(void);
+
+/* mbm_rounds.c: the schedule of runs, and the rounds until every cell is decided */
+extern void mbm_rounds_run(void);
+
+/* mbm_compare.c: microbench compare ...: argv[0] is "compare"; an exit code. */
 extern int	mbm_compare_main(int argc, char **argv);
 
 #endif							/* MBM_COMPARE_H */

@@ -62,5 +62,14 @@ ok "$([ -n "$graph" ] && [ -z "$loops" ]; echo $?)" "no circle among the client'
 tsort <<<"$graph"$'\nmbm_driver.o mbm_main.o' >/dev/null 2>&1
 ok "$([ $? -ne 0 ]; echo $?)" "the circle check sees one when mbm_driver.o is made to use mbm_main.o"
 
+# the runner's steps stay readable: no function in client/compare over 120
+# lines (PostgreSQL layout: a definition's braces stand at column 0)
+long=$(awk '/^[A-Za-z_][A-Za-z0-9_ *]*\(/ { if (!body) { name = $0; sub(/\(.*/, "", name); sub(/.* \**/, "", name); start = FNR } }
+            /^\{/ { body = 1 }
+            /^\}/ { if (body && FNR - start + 1 > 120) printf "%s:%d %s (%d lines) ", FILENAME, start, name, FNR - start + 1; body = 0 }' \
+        compare/*.c)
+nfuncs=$(grep -c '^{' compare/*.c | awk -F: '{s += $2} END {print s}')
+ok "$([ -z "$long" ] && [ "$nfuncs" -gt 50 ]; echo $?)" "no function in client/compare is over 120 lines ($nfuncs definitions read)${long:+: $long}"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

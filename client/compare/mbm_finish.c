@@ -1,0 +1,69 @@
+/*
+ * mbm_finish.c — every way out of microbench compare, done or stopped:
+ * servers stopped, the reports and manifest written from the runs so far,
+ * the work directory removed, no child left.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+void
+mbm_finish(const char *status, int code)
+{
+	int			n = progress.runs + progress.failed_runs;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(progress.status, sizeof(progress.status), "%s", status);
+	mbm_pg_stop(&run_pg_server);
+	mbm_my_stop(&run_my_server);
+	if (progress.order)
+	{
+		mbm_reports_write();
+		mbm_manifest_write();
+	}
+	if (n > 0)
+		printf("%d run(s) in %s: per run %.1f s measured, %.2f s around it (copy %.2f, start %.2f,"
+			   " stop %.2f, remove %.2f)%s\n", n, mbm_clock_text(mbm_elapsed_s(), (char[16]) {0}),
+			   progress.run_s / n,
+			   (progress.copy_s + progress.boot_s + progress.stop_s + progress.remove_s) / n,
+			   progress.copy_s / n, progress.boot_s / n, progress.stop_s / n,
+			   progress.remove_s / n,
+			   progress.failed_runs ? "; some runs failed, see manifest.json" : "");
+	PQfinish(results);
+	results = NULL;
+	mbm_pg_stop(&results_server);
+	mbm_proc_kill_all();
+	if (progress.order)
+		fclose(progress.order);
+	if (progress.workdir[0])
+	{
+		if (rq.keep)
+			printf("kept: %s\n", progress.workdir);
+		else
+			mbm_proc_remove_tree(progress.workdir);
+	}
+	fflush(stdout);
+	exit(code);
+}
+
+void
+mbm_stop_if_signalled(void)
+{
+	int			sig = mbm_proc_stop_signal();
+
+	if (sig)
+	{
+		char		status[64];
+
+		say("interrupted by SIG%s: servers stopped; the runs finished so far are in %s/runs.jsonl",
+			sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : sig == SIGHUP ? "HUP" : "PIPE", rq.out);
+		snprintf(status, sizeof(status), "interrupted by SIG%s",
+				 sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : sig == SIGHUP ? "HUP" : "PIPE");
+		mbm_finish(status, 128 + sig);
+	}
+}

@@ -1,0 +1,245 @@
+/*
+ * mbm_reports.c — what microbench compare leaves in --out besides
+ * runs.jsonl: the reports (text, markdown, SVG) with the runs that failed
+ * under them, and manifest.json, which says what ran and in which order.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One line of the order run (work directory's "order"): a run and how it ended. */
+typedef struct order_entry
+{
+	int			round;
+	char		dbms[32];
+	char		workload[64];
+	char		label[64];
+	char		status[16];		/* "ok" or "failed" */
+} order_entry;
+
+/* The order run so far, to read with next_order_entry; NULL if it cannot be opened. */
+static FILE *
+open_order(void)
+{
+	char		path[1200];
+
+	fflush(progress.order);
+	snprintf(path, sizeof(path), "%s/order", progress.workdir);
+	return fopen(path, "r");
+}
+
+static bool
+next_order_entry(FILE *order, order_entry *e)
+{
+	char		line[512];
+
+	while (fgets(line, sizeof(line), order))
+		if (sscanf(line, "%d %31s %63s %63s %15s", &e->round, e->dbms, e->workload, e->label,
+				   e->status) == 5)
+			return true;
+	return false;
+}
+
+/*
+ * The runs that failed, per cell and build, from the order run: a line
+ * each under the report, so a cell with fewer pairs than its neighbours
+ * says why.  Prints nothing when every run finished.
+ */
+static void
+print_failed_runs(FILE *f, const char *lead)
+{
+	char		cells[256][192];
+	int			counts[256];
+	int			ncells = 0,
+				i;
+	order_entry e;
+	FILE	   *order;
+
+	if (progress.failed_runs == 0 || (order = open_order()) == NULL)
+		return;
+	while (next_order_entry(order, &e))
+	{
+		char		cell[192];
+
+		if (strcmp(e.status, "failed") != 0)
+			continue;
+		snprintf(cell, sizeof(cell), "%s %s, %s", e.dbms, e.workload, e.label);
+		for (i = 0; i < ncells && strcmp(cells[i], cell) != 0; i++)
+			;
+		if (i == ncells && ncells < 256)
+		{
+			snprintf(cells[ncells], sizeof(cells[0]), "%s", cell);
+			counts[ncells++] = 0;
+		}
+		if (i < ncells)
+			counts[i]++;
+	}
+	fclose(order);
+	for (i = 0; i < ncells; i++)
+		fprintf(f, "%sfailed: %s: %d run(s), left out of the cell (manifest.json's order, logs/server.log)\n",
+				lead, cells[i], counts[i]);
+}
+
+/*
+ * report.txt, report.md and report.svg from the results database's own
+ * report functions (the text one also on stdout), the failed runs under
+ * the first two.
+ */
+void
+mbm_reports_write(void)
+{
+	static const char *const formats[][2] = {{"text", "txt"}, {"markdown", "md"}, {"svg", "svg"}};
+	char		confidence[32],
+				threshold[32];
+	char	   *others;
+	const char *other[2 * MAX_BUILDS];
+	int			nothers = mbm_other_labels(other);
+	int			i;
+
+	if (results == NULL || progress.runs == 0)
+		return;
+	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
+	snprintf(threshold, sizeof(threshold), "%g", rq.threshold);
+	others = mbm_labels_literal(other, nothers);
+	for (i = 0; i < 3; i++)
+	{
+		const char *params[5] = {mbm_base_label(), nothers == 1 ? other[0] : others,
+		formats[i][0], confidence, threshold};
+		PGresult   *res = PQexecParams(results, nothers == 1 ?
+									   "SELECT microbench.bench_report($1, $2, $3, confidence => $4::float8,"
+									   " threshold => $5::float8)" :
+									   "SELECT microbench.bench_relative($1, $2::text[], $3,"
+									   " confidence => $4::float8, threshold => $5::float8)",
+									   5, NULL, params, NULL, NULL, 0);
+		char		path[1200];
+		FILE	   *f;
+
+		snprintf(path, sizeof(path), "%s/report.%s", rq.out, formats[i][1]);
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
+			(f = fopen(path, "w")) != NULL)
+		{
+			fprintf(f, "%s\n", PQgetvalue(res, 0, 0));
+			if (i < 2)
+				print_failed_runs(f, i == 0 ? "-- " : "- ");
+			fclose(f);
+			if (i == 0)
+			{
+				printf("\n%s\n", PQgetvalue(res, 0, 0));
+				print_failed_runs(stdout, "-- ");
+			}
+		}
+		else
+			say("could not write %s: %s", path, PQresultErrorMessage(res));
+		PQclear(res);
+	}
+	free(others);
+}
+
+static void
+json_pair(FILE *f, const char *key, const char *value, bool last)
+{
+	mbm_json_string(f, key);
+	fputs(": ", f);
+	if (value)
+		mbm_json_string(f, value);
+	else
+		fputs("null", f);
+	fputs(last ? "" : ", ", f);
+}
+
+/* manifest.json: what ran (builds, settings, host, CPUs, the cost around a run, the order). */
+void
+mbm_manifest_write(void)
+{
+	char		path[1200];
+	char		finished[64];
+	struct utsname un;
+	time_t		now = time(NULL);
+	FILE	   *f;
+	FILE	   *order;
+	int			i,
+				n = progress.runs + progress.failed_runs;
+	bool		first = true;
+
+	snprintf(path, sizeof(path), "%s/manifest.json", rq.out);
+	if ((f = fopen(path, "w")) == NULL)
+		return;
+	strftime(finished, sizeof(finished), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	uname(&un);
+	fprintf(f, "{\n  ");
+	json_pair(f, "tool", "microbench compare " MBM_VERSION, false);
+	json_pair(f, "status", progress.status, false);
+	json_pair(f, "started_at", progress.started_at, false);
+	json_pair(f, "finished_at", finished, false);
+	fprintf(f, "\n  \"host\": {");
+	json_pair(f, "name", un.nodename, false);
+	json_pair(f, "kernel", un.release, false);
+	fprintf(f, "\"cpus\": %ld},\n", sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(f, "  \"cpus\": {");
+	json_pair(f, "servers", rq.cpus, false);
+	json_pair(f, "runner", progress.tool_cpus, true);
+	fprintf(f, "},\n  \"data\": {\"pristine\": \"one directory per major version, copied for every run\","
+			" \"tables\": %d, \"table_size\": %lld, \"seed\": %lld, \"bytes\": %lld, \"made_in_seconds\": %.1f},\n",
+			rq.tables, rq.table_size, rq.seed, progress.pristine_bytes, progress.pristine_s);
+	fprintf(f, "  \"runs\": {\"rounds\": %d, \"rounds_asked\": %d, \"seconds\": %g, \"warmup\": %g,"
+			" \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
+			" \"done\": %d, \"failed\": %d},\n",
+			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.clients, rq.max_minutes,
+			rq.threshold, rq.confidence, progress.runs, progress.failed_runs);
+	fprintf(f, "  \"seconds_per_run\": {\"measured\": %.2f, \"copy\": %.2f, \"start\": %.2f,"
+			" \"stop\": %.2f, \"remove\": %.2f},\n",
+			n ? progress.run_s / n : 0, n ? progress.copy_s / n : 0,
+			n ? progress.boot_s / n : 0, n ? progress.stop_s / n : 0,
+			n ? progress.remove_s / n : 0);
+	fprintf(f, "  \"builds\": [");
+	for (i = 0; i < rq.nall; i++)
+	{
+		const mbm_pgbuild *b = rq.all[i].pg;
+		const mbm_mybuild *m = rq.all[i].my;
+
+		fprintf(f, "%s\n    {", i ? "," : "");
+		json_pair(f, "dbms", b ? "postgres" : m->kind, false);
+		json_pair(f, "label", rq.all[i].label, false);
+		json_pair(f, "path", b ? b->prefix : m->binary, false);
+		json_pair(f, "version", b ? b->version : m->version, false);
+		json_pair(f, "cc", b ? b->cc : m->cc[0] ? m->cc : NULL, false);
+		json_pair(f, "cflags", b ? b->cflags : m->cflags[0] ? m->cflags : NULL, false);
+		{
+			const char *set = b ? b->settings : m->settings;
+			char	   *flat = set ? strdup(set) : NULL;
+			char	   *c;
+
+			/* one line, as --set gave them: "a=1 b=2" */
+			for (c = flat; c && *c; c++)
+				if (*c == '\n')
+					*c = c[1] ? ' ' : '\0';
+			json_pair(f, "settings", flat, true);
+			free(flat);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ],\n  \"order\": [");
+	if ((order = open_order()) != NULL)
+	{
+		order_entry e;
+
+		while (next_order_entry(order, &e))
+		{
+			fprintf(f, "%s\n    {\"round\": %d, ", first ? "" : ",", e.round);
+			json_pair(f, "dbms", e.dbms, false);
+			json_pair(f, "workload", e.workload, false);
+			json_pair(f, "label", e.label, false);
+			json_pair(f, "status", e.status, true);
+			fputc('}', f);
+			first = false;
+		}
+		fclose(order);
+	}
+	fprintf(f, "\n  ]\n}\n");
+	fclose(f);
+}

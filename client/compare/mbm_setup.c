@@ -1,0 +1,393 @@
+/*
+ * mbm_setup.c — what microbench compare makes once, before the first run:
+ * this tree's extension in each Postgres build that lacks it, the results
+ * database, and the pristine data (one directory per Postgres major and
+ * per MariaDB/MySQL version, loaded with the seed) that every run copies.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MBM_SRC_DIR
+#define MBM_SRC_DIR "."
+#endif
+
+/* The client of a MariaDB or MySQL run: this program, as `microbench ... CMD`. */
+int
+mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *err, size_t errlen)
+{
+	char		sock[200],
+				user[96],
+				tables[32],
+				size[48],
+				log[1100];
+	char	   *argv[32];
+	int			n = 0,
+				i;
+	mbm_spawn	how = {NULL, NULL, log};
+
+	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
+	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
+	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
+	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
+	snprintf(log, sizeof(log), "%s/client.log", progress.logdir);
+	argv[n++] = "/proc/self/exe";
+	argv[n++] = "--db-driver=mysql";
+	argv[n++] = sock;
+	argv[n++] = user;
+	argv[n++] = "--mysql-db=sbtest";
+	argv[n++] = tables;
+	argv[n++] = size;
+	for (i = 0; i < nextra && n < 31; i++)
+		argv[n++] = (char *) extra[i];
+	argv[n] = NULL;
+	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
+	return mbm_proc_run(argv, &how, err, errlen);
+}
+
+static char *
+read_file(const char *path)
+{
+	FILE	   *f = fopen(path, "r");
+	char	   *buf;
+	long		n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t) n + 1);
+	if (buf && fread(buf, 1, (size_t) n, f) != (size_t) n)
+	{
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* This tree's install script, as extension/Makefile makes it; malloc'ed. */
+static char *
+tree_install_script(void)
+{
+	const char *header = "\\echo Use \"CREATE EXTENSION microbench\" to load this file. \\quit\n";
+	char		dir[1100];
+	char	   *names[64];
+	int			n = 0;
+	size_t		len = strlen(header);
+	char	   *all;
+	DIR		   *d;
+	struct dirent *e;
+	int			i;
+
+	snprintf(dir, sizeof(dir), "%s/results_schema", MBM_SRC_DIR);
+	if ((d = opendir(dir)) == NULL)
+		return NULL;
+	while ((e = readdir(d)) != NULL && n < 63)
+		if (strlen(e->d_name) > 4 && strcmp(e->d_name + strlen(e->d_name) - 4, ".sql") == 0)
+		{
+			names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
+			sprintf(names[n++], "%s/%s", dir, e->d_name);
+		}
+	closedir(d);
+	qsort(names, (size_t) n, sizeof(char *), by_name);
+	names[n] = malloc(strlen(MBM_SRC_DIR) + 64);
+	sprintf(names[n++], "%s/extension/microbench_functions.sql", MBM_SRC_DIR);
+	all = strdup(header);
+	for (i = 0; i < n; i++)
+	{
+		char	   *part = read_file(names[i]);
+
+		if (part == NULL)
+		{
+			free(all);
+			all = NULL;
+		}
+		else if (all)
+		{
+			all = realloc(all, len + strlen(part) + 1);
+			strcpy(all + len, part);
+			len += strlen(part);
+		}
+		free(part);
+		free(names[i]);
+	}
+	return all;
+}
+
+/*
+ * The extension of this tree in build b: installed only when the installed
+ * version's script differs from this tree's, or its library is missing.
+ */
+int
+mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen)
+{
+	char		share[1024] = "",
+				lib[1024] = "";
+	char		path[2100];
+	char		version[32] = "";
+	char	   *control;
+	char	   *installed;
+	char	   *wanted = tree_install_script();
+	bool		up_to_date;
+
+	snprintf(path, sizeof(path), "%s/extension/microbench.control", MBM_SRC_DIR);
+	if (wanted == NULL || (control = read_file(path)) == NULL)
+	{
+		snprintf(err, errlen, "this tree's extension is not in %s", MBM_SRC_DIR);
+		free(wanted);
+		return -1;
+	}
+	if (strstr(control, "default_version = '"))
+		sscanf(strstr(control, "default_version = '") + 19, "%31[^']", version);
+	free(control);
+	if (mbm_pg_config(b, "--sharedir", share, sizeof(share)) != 0 ||
+		mbm_pg_config(b, "--pkglibdir", lib, sizeof(lib)) != 0)
+		share[0] = lib[0] = '\0';
+	snprintf(path, sizeof(path), "%s/extension/microbench--%s.sql", share, version);
+	installed = read_file(path);
+	snprintf(path, sizeof(path), "%s/microbench.so", lib);
+	up_to_date = installed && strcmp(installed, wanted) == 0 && access(path, R_OK) == 0;
+	free(installed);
+	free(wanted);
+	if (up_to_date)
+		return 0;
+	printf("== building the microbench extension %s for %s (%s)\n", version, b->label, b->prefix);
+	fflush(stdout);
+	{
+		/* the paths go in as arguments, never into the script's text */
+		char		dir[1200],
+					pgc[1100],
+					log[1200];
+		char	   *argv[] = {"/bin/sh", "-c",
+			"set -e; mkdir -p \"$1\"; cp -r \"$2/common\" \"$2/extension\" \"$2/results_schema\" \"$1\"/;"
+			" rm -f \"$1\"/common/*.o \"$1\"/extension/*.o \"$1\"/extension/*.so;"
+			" exec make -C \"$1/extension\" PG_CONFIG=\"$3\" install",
+		"sh", dir, MBM_SRC_DIR, pgc, NULL};
+		mbm_spawn	how = {NULL, NULL, log};
+
+		snprintf(dir, sizeof(dir), "%s/build-%s", progress.workdir, b->label);
+		snprintf(pgc, sizeof(pgc), "%s/pg_config", b->bindir);
+		snprintf(log, sizeof(log), "%s/build-%s.log", progress.logdir, b->label);
+		if (mbm_proc_run(argv, &how, err, errlen) != 0)
+		{
+			snprintf(err, errlen, "could not build the extension for %s; see %.900s", b->label, log);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static long long tree_bytes;
+
+static int
+add_size(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	if (flag == FTW_F)
+		tree_bytes += st->st_size;
+	return 0;
+}
+
+static const char *
+pristine_dir(int major, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/pristine-%d", progress.workdir, major);
+	return buf;
+}
+
+/* The MariaDB/MySQL builds of one server version share a pristine directory: the first's. */
+static int
+my_pristine_owner(const mbm_mybuild *b)
+{
+	int			j;
+
+	for (j = 0; j < rq.nmy; j++)
+		if (strcmp(rq.my[j].version, b->version) == 0)
+			return j;
+	return 0;
+}
+
+const char *
+mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len)
+{
+	if (ab->pg)
+		return pristine_dir(ab->pg->major, buf, len);
+	snprintf(buf, len, "%s/my-pristine-%d", progress.workdir, my_pristine_owner(ab->my));
+	return buf;
+}
+
+/*
+ * The pristine data of a MariaDB or MySQL version: install-db, the sbtest
+ * tables loaded by the client with the seed, and a slow shutdown, so that
+ * purge and the change buffer are done before anyone copies it.
+ */
+static int
+make_my_pristine(const mbm_mybuild *b, const char *dir, char *err, size_t errlen)
+{
+	char		seed[48];
+	const char *extra[] = {seed, "prepare"};
+
+	printf("== pristine data for %s %s (%s): %lld rows x %d table(s), seed %lld\n",
+		   b->kind, strstr(b->version, "Ver ") ? strstr(b->version, "Ver ") + 4 : b->version,
+		   b->label, rq.table_size, rq.tables, rq.seed);
+	fflush(stdout);
+	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
+	if (mbm_my_install_db(b, dir, err, errlen) != 0 ||
+		mbm_my_start(&run_my_server, b, dir, "pristine.log", err, errlen) != 0)
+		return -1;
+	if (mbm_my_sql(&run_my_server, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
+		mbm_my_client(&run_my_server, extra, 2, err, errlen) != 0 ||
+		mbm_my_sql(&run_my_server, "SET GLOBAL innodb_fast_shutdown = 0", err, errlen) != 0)
+	{
+		mbm_my_stop(&run_my_server);
+		return -1;
+	}
+	mbm_my_stop(&run_my_server);
+	return 0;
+}
+
+/* A new database db on srv with the extension in it, connected: NULL with err set. */
+static PGconn *
+new_database(const mbm_pgserver *srv, const char *db, char *err, size_t errlen)
+{
+	char		sql[128];
+	PGconn	   *conn = mbm_pg_connect(srv, "postgres", err, errlen);
+
+	snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db);	/* a name of ours */
+	if (conn == NULL || mbm_pg_exec(conn, sql, 0, NULL, NULL, 0, err, errlen) != 0)
+	{
+		PQfinish(conn);
+		return NULL;
+	}
+	PQfinish(conn);
+	conn = mbm_pg_connect(srv, db, err, errlen);
+	if (conn == NULL ||
+		mbm_pg_exec(conn, "SET client_min_messages = warning", 0, NULL, NULL, 0, err, errlen) != 0 ||
+		mbm_pg_exec(conn, "CREATE EXTENSION microbench", 0, NULL, NULL, 0, err, errlen) != 0)
+	{
+		PQfinish(conn);
+		return NULL;
+	}
+	return conn;
+}
+
+/*
+ * One pristine data directory per Postgres major (initdb, the tables, a
+ * checkpoint, a clean stop) and per MariaDB/MySQL version.
+ */
+int
+mbm_setup_pristine(char *err, size_t errlen)
+{
+	uint64_t	t0 = mbm_now_ns();
+	int			i,
+				j;
+
+	for (i = 0; i < rq.nbuilds; i++)
+	{
+		const mbm_pgbuild *b = &rq.builds[i];
+		char		dir[1100];
+		char		sql[256];
+		char		value[64];
+		PGconn	   *conn;
+		bool		done = false;
+
+		for (j = 0; j < i; j++)
+			done |= rq.builds[j].major == b->major;
+		if (done)
+			continue;
+		pristine_dir(b->major, dir, sizeof(dir));
+		printf("== pristine data for Postgres %d (%s): %lld rows x %d table(s), seed %lld\n",
+			   b->major, b->label, rq.table_size, rq.tables, rq.seed);
+		fflush(stdout);
+		if (mbm_pg_initdb(b, dir, err, errlen) != 0 ||
+			mbm_pg_start(&run_pg_server, b, dir, PRISTINE_PORT, "pristine.log", true, err, errlen) != 0)
+			return -1;
+		conn = new_database(&run_pg_server, "microbench", err, errlen);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM bench_prepare(%d, %lld, seed => %lld)",
+				 rq.tables, rq.table_size, rq.seed);
+		if (conn == NULL ||
+			mbm_pg_exec(conn, sql, 0, NULL, value, sizeof(value), err, errlen) != 0 ||
+			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0 ||
+			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
+		{
+			PQfinish(conn);
+			return -1;
+		}
+		PQfinish(conn);
+		mbm_pg_stop(&run_pg_server);
+		tree_bytes = 0;
+		nftw(dir, add_size, 16, FTW_PHYS);
+		progress.pristine_bytes += tree_bytes;
+	}
+	for (i = 0; i < rq.nmy; i++)
+	{
+		mbm_any_build	ab = {rq.my[i].label, NULL, &rq.my[i]};
+		char		dir[1100];
+
+		if (my_pristine_owner(&rq.my[i]) != i)
+			continue;
+		mbm_pristine_path(&ab, dir, sizeof(dir));
+		if (make_my_pristine(&rq.my[i], dir, err, errlen) != 0)
+			return -1;
+		tree_bytes = 0;
+		nftw(dir, add_size, 16, FTW_PHYS);
+		progress.pristine_bytes += tree_bytes;
+	}
+	progress.pristine_s = (mbm_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* The results database: --results-db's, or a server of our own with the extension in it. */
+int
+mbm_setup_results(char *err, size_t errlen)
+{
+	char		dir[1100];
+	char		value[16];
+	const char *saved_cpus = mbm_pg.cpus;
+
+	if (rq.results_db)
+	{
+		results = PQconnectdb(rq.results_db);
+		if (PQstatus(results) != CONNECTION_OK)
+		{
+			snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(results));
+			err[strcspn(err, "\n")] = '\0';
+			return -1;
+		}
+		if (mbm_pg_exec(results, "SELECT to_regclass('microbench.runs') IS NOT NULL", 0, NULL,
+						value, sizeof(value), err, errlen) != 0)
+			return -1;
+		if (strcmp(value, "t") != 0 &&
+			mbm_pg_exec(results, "CREATE EXTENSION IF NOT EXISTS microbench", 0, NULL, NULL, 0,
+						err, errlen) != 0)
+			return -1;
+		return 0;
+	}
+	/* a results server of the first build's, on the runner's CPUs, not the measured ones */
+	snprintf(dir, sizeof(dir), "%s/results", progress.workdir);
+	mbm_pg.cpus = progress.tool_cpus;
+	if (mbm_pg_initdb(&rq.results_pg, dir, err, errlen) != 0 ||
+		mbm_pg_start(&results_server, &rq.results_pg, dir, RESULTS_PORT, "results.log", false, err, errlen) != 0)
+	{
+		mbm_pg.cpus = saved_cpus;
+		return -1;
+	}
+	mbm_pg.cpus = saved_cpus;
+	results = new_database(&results_server, "results", err, errlen);
+	return results ? 0 : -1;
+}
