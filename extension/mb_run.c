@@ -966,6 +966,8 @@ typedef struct mb_verdict_data
 	double		canary_before_us;	/* host-speed canary, <= 0: failed */
 	double		canary_after_us;
 	char	   *data_state;		/* fingerprint of the tables, jsonb text */
+	int			nclients;		/* the clients' processes at the end */
+	Datum	   *client_pids;
 } mb_verdict_data;
 
 /* Insert the result row and return it. */
@@ -1099,6 +1101,12 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 											sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
 			false);
 	}
+	/* where a count written per process (valgrind's) is to be read */
+	COL("client_pids", INT4ARRAYOID,
+		PointerGetDatum(construct_array(v->client_pids, v->nclients, INT4OID,
+										sizeof(int32), true, TYPALIGN_INT)),
+		v->nclients == 0);
+	TEXT_COL("instructions_counter", hw ? "perf_event" : NULL);
 	FLOAT8_COL("canary_before_us", v->canary_before_us, v->canary_before_us <= 0);
 	FLOAT8_COL("canary_after_us", v->canary_after_us, v->canary_after_us <= 0);
 	TEXT_COL("data_state", v->data_state);
@@ -1154,6 +1162,22 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	/* copied into the caller's context, so it outlives SPI_finish */
 	return PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0],
 										   SPI_tuptable->tupdesc));
+}
+
+/*
+ * The clients' processes as the run ends: a count that a tool writes per
+ * process when it exits (valgrind's, microbench compare --metric
+ * instructions) is read for them.
+ */
+static void
+note_clients(mb_run *run, mb_verdict_data *v)
+{
+	int			i;
+
+	v->nclients = run->started;
+	v->client_pids = palloc(sizeof(Datum) * Max(run->started, 1));
+	for (i = 0; i < run->started; i++)
+		v->client_pids[i] = Int32GetDatum(run->shared->slots[i].pid);
 }
 
 /*
@@ -1387,6 +1411,7 @@ bench_run(PG_FUNCTION_ARGS)
 						  read_clients_sched(run, &sched) ? &sched : NULL);
 	}
 	sum_sched(run, &verdict);
+	note_clients(run, &verdict);
 	sum_costs(run, totals);
 	totals->rows_scanned = 0;
 	for (i = 0; scan_rows != NULL && i < run->started; i++)

@@ -46,7 +46,9 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS disk_note              text,
     ADD COLUMN IF NOT EXISTS client_cpu_user_seconds   double precision,
     ADD COLUMN IF NOT EXISTS client_cpu_system_seconds double precision,
-    ADD COLUMN IF NOT EXISTS server_status          jsonb;
+    ADD COLUMN IF NOT EXISTS server_status          jsonb,
+    ADD COLUMN IF NOT EXISTS instructions_counter   text,
+    ADD COLUMN IF NOT EXISTS client_pids            integer[];
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
@@ -60,6 +62,10 @@ COMMENT ON COLUMN microbench.runs.shared_blks_hit IS 'shared buffer hits of the 
 COMMENT ON COLUMN microbench.runs.instructions IS
     'instructions retired by the workers (perf_event_open); NULL when not counted, see hw_counters_note';
 COMMENT ON COLUMN microbench.runs.cycles IS 'CPU cycles of the workers; NULL when not counted';
+COMMENT ON COLUMN microbench.runs.instructions_counter IS
+    'what counted instructions: perf_event (the hardware counter), or valgrind''s tool and version (cachegrind 3.19.0, callgrind 3.19.0) for a run made under valgrind, whose times say nothing of the build; a comparison never mixes two';
+COMMENT ON COLUMN microbench.runs.client_pids IS
+    'the operating-system processes that ran the clients'' events (in-server: the background workers), so that a count written per process (valgrind''s) can be read for them';
 COMMENT ON COLUMN microbench.runs.hw_counters_note IS
     'what the hardware counters cover (user and kernel mode, or user mode only), or why they are NULL';
 COMMENT ON COLUMN microbench.runs.host_cpu_user_seconds IS

@@ -59,6 +59,7 @@ AS $$
         ('buffer_reads_per_query', 'blocks', true, 'shared buffers read in per query'),
         ('buffers_dirtied_per_query', 'blocks', true, 'shared buffers dirtied per query'),
         ('buffers_written_per_query', 'blocks', true, 'shared buffers written out by the clients per query'),
+        ('instructions', 'instructions', true, 'instructions per query, counted (valgrind''s cachegrind or callgrind under microbench compare --metric instructions, or the hardware counter)'),
         ('instructions_per_query', 'instructions', true, 'instructions retired per query (hardware counter)'),
         ('cycles_per_query', 'cycles', true, 'CPU cycles per query (hardware counter)'),
         ('ipc', 'instructions/cycle', false, 'instructions per cycle'),
@@ -102,7 +103,15 @@ CREATE OR REPLACE FUNCTION microbench.metric_value(r microbench.runs, metric tex
 RETURNS double precision LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE metric
+    SELECT CASE
+        -- a run made under valgrind is a count: its times say nothing of the build
+        WHEN r.instructions_counter ~ '^(cachegrind|callgrind)'
+             AND metric NOT IN ('instructions', 'instructions_per_query') THEN NULL
+        -- the cost turned over (queries per instruction), so that a ratio
+        -- other / base reads cost(base) / cost(other): above 1, other does
+        -- the same work with fewer instructions
+        WHEN metric = 'instructions' THEN r.queries / nullif(r.instructions, 0)::double precision
+        ELSE CASE metric
         WHEN 'qps' THEN r.qps
         WHEN 'tps' THEN r.tps
         WHEN 'lat_avg_ms' THEN r.lat_avg_ms
@@ -114,7 +123,7 @@ AS $$
         WHEN 'host_cpu_busy_pct' THEN 100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds) / nullif(host.total, 0)
         WHEN 'host_cpu_iowait_pct' THEN 100 * r.host_cpu_iowait_seconds / nullif(host.total, 0)
         ELSE per_query.amount / nullif(r.queries, 0)
-    END
+    END END
     FROM (SELECT r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
                  + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0) AS total) AS host,
          (SELECT CASE metric
@@ -194,12 +203,34 @@ BEGIN
 END
 $$;
 
+-- What a cell of a report is, as its header says it: QPS(other) /
+-- QPS(base), a cost(other) / cost(base); but counted instructions the
+-- other way up, cost(base) / cost(other), so that above 1 means the other
+-- build is better as it does for QPS (metric_value turns that cost over).
+CREATE OR REPLACE FUNCTION microbench.ratio_caption(metric text, other text, base text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE metric WHEN 'instructions' THEN format('instructions(%s) / instructions(%s)', base, other)
+                       ELSE format('%s(%s) / %s(%s)', CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END, other,
+                                   CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END, base) END
+$$;
+
 -- The line under a report of any metric but QPS: what the ratio means.
 CREATE OR REPLACE FUNCTION microbench.metric_caption(metric text, base text, other text, prefix text)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN metric = 'qps' THEN '' ELSE
+    SELECT CASE WHEN metric = 'qps' THEN ''
+        WHEN metric = 'instructions' THEN
+        E'\n\n' || prefix || format('metric: instructions per query, counted (%s); cells are'
+                                     ' instructions(%s) / instructions(%s), so above 1 means %s runs fewer',
+                                     coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
+                                               FROM microbench.runs r
+                                               WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
+                                              'valgrind or perf_event'),
+                                     base, other, other)
+        ELSE
         E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
                                      m.metric, m.description, m.unit, m.metric, other, m.metric, base,
                                      CASE WHEN m.lower_is_better THEN other || ' costs more'
@@ -301,6 +332,34 @@ BEGIN
                   DETAIL = 'A ratio across drivers measures the protocol path as well as the difference between the labels.',
                   HINT = format('Pass base_driver => %L and other_driver => %L to compare them all the same.',
                                 bad.base_runs_driver, bad.other_runs_driver);
+    END IF;
+    RETURN true;
+END
+$$;
+
+-- Counted instructions of one comparison come from one counter: valgrind
+-- counts the user-mode instructions of a simulated CPU, perf_event the
+-- real CPU's, kernel included where allowed; a ratio across the two
+-- measures the counters.  Refuses a comparison whose runs hold counts of
+-- more than one (perf_event or valgrind's tool and version); returns true,
+-- so that a query can be gated on it.
+CREATE OR REPLACE FUNCTION microbench.check_counters(base text, other text, phase text)
+RETURNS boolean LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    counters text[];
+BEGIN
+    SELECT array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) INTO counters
+    FROM microbench.runs r
+    WHERE r.label IN (base, other) AND r.phase = check_counters.phase
+      AND r.instructions IS NOT NULL AND r.instructions_counter IS NOT NULL;
+    IF cardinality(counters) > 1 THEN
+        RAISE EXCEPTION 'the runs of labels "%" and "%" counted their instructions with % counters: %',
+                        base, other, cardinality(counters), array_to_string(counters, ', ')
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'Counts of two counters differ by what they count, not by the builds.',
+                  HINT = 'Compare the runs of one counter: put each in its own results database, or give them other labels.';
     END IF;
     RETURN true;
 END

@@ -38,6 +38,8 @@ AS $$
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = side_stats.phase
           AND microbench.check_drivers(base, other, side_stats.phase, base_driver, other_driver)
+          AND (metric NOT IN ('instructions', 'instructions_per_query')
+               OR microbench.check_counters(base, other, side_stats.phase))
     ), seconds AS (
         -- log QPS of each second, a stalled second (0 queries) taken as 1 query/s
         SELECT v.run_id, s.ord, ln(greatest(s.q, 1)) AS l
@@ -551,7 +553,7 @@ AS $$
                             + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
         FROM sides s
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
-        WHERE r.phase = compare_warnings.phase AND r.qps > 0
+        WHERE r.phase = compare_warnings.phase AND microbench.metric_value(r, 'qps') > 0
           AND microbench.check_drivers(base, other, compare_warnings.phase,
                                        coalesce(compare_warnings.base_driver, compare_warnings.driver),
                                        coalesce(compare_warnings.other_driver, compare_warnings.driver))

@@ -340,7 +340,6 @@ AS $$
 DECLARE
     grid         jsonb;
     prefix       text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
-    m            text := CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END;
     base_name    text := microbench.side_name(base, base_driver);
     other_names  text[] := ARRAY(SELECT microbench.side_name(o.label, other_driver)
                                  FROM unnest(others) WITH ORDINALITY AS o(label, ord) ORDER BY o.ord);
@@ -363,8 +362,8 @@ BEGIN
         RETURN NULL;
     END IF;
     RETURN microbench.report_render(grid, format, confidence, threshold,
-                                    format('%s(%s) / %s(%s)', m, CASE WHEN by_label THEN 'label' ELSE other_names[1] END,
-                                           m, base_name))
+                                    microbench.ratio_caption(metric, CASE WHEN by_label THEN 'label' ELSE other_names[1] END,
+                                                             base_name))
            || CASE WHEN format = 'csv' THEN ''
                    ELSE microbench.metric_caption(metric, base_name, array_to_string(other_names, ','), prefix)
                         || coalesce(microbench.options_caption(
@@ -412,8 +411,8 @@ BEGIN
         result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
                   || CASE format WHEN 'csv' THEN '' WHEN 'markdown' THEN '## ' ELSE '-- ' END
                   || CASE WHEN format = 'csv' THEN ''
-                          ELSE format('%s: %s(label) / %s(%s)', microbench.dbms_short(d.dbms), upper(metric), upper(metric),
-                                      microbench.side_name(base, bd))
+                          ELSE microbench.dbms_short(d.dbms) || ': '
+                               || microbench.ratio_caption(metric, 'label', microbench.side_name(base, bd))
                                || E'\n\n' END
                   || part;
     END LOOP;

@@ -182,7 +182,6 @@ DECLARE
     grid      jsonb;
     title     text;
     item      text;
-    mname     text := upper(metric);
     pct       text := round((confidence * 100)::numeric, 1)::float8::text;
     ncols     integer;
     col_name  text[] := '{}';
@@ -251,9 +250,9 @@ BEGIN
                   HINT = 'The defaults are confidence => 0.95 and threshold => 0.02 (a 2% change).';
     END IF;
     title := CASE WHEN coalesce(array_length(others, 1), 0) = 1
-                  THEN format('%s(%s) / %s(%s)', mname, names[1], mname, base_name)
-                  ELSE format('%s(label) / %s(%s), label in %s', mname, mname, base_name,
-                              coalesce(array_to_string(names, ', '), '(none)')) END;
+                  THEN microbench.ratio_caption(metric, names[1], base_name)
+                  ELSE microbench.ratio_caption(metric, 'label', base_name) || ', label in '
+                       || coalesce(array_to_string(names, ', '), '(none)') END;
 
     SELECT jsonb_agg(to_jsonb(r)) INTO grid
     FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold, bd, od) r;

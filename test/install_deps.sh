@@ -13,6 +13,7 @@ packages=(
     libpq-dev sysbench
     mariadb-server mariadb-client libmariadb-dev
     chromium fonts-dejavu-core python3
+    valgrind
 )
 
 missing=()

@@ -108,6 +108,7 @@ int
 mbm_compare_main(int argc, char **argv)
 {
 	int			i;
+	char		err[1024];
 	time_t		now = time(NULL);
 
 	mbm_progname = "microbench compare";
@@ -146,6 +147,12 @@ mbm_compare_main(int argc, char **argv)
 		   rq.nworkloads, rq.nall, progress.pristine_bytes / 1048576.0, progress.pristine_s,
 		   rq.cpus);
 	fflush(stdout);
+	if (rq.counted && mbm_count_probe(err, sizeof(err)) != 0)
+	{
+		say("the probe under valgrind: %s", err);
+		mbm_stop_if_signalled();
+		mbm_finish("the probe under valgrind failed", MBM_EXIT_FAILED);
+	}
 	mbm_rounds_run();
 	mbm_finish("done", progress.failed_runs > 0 ? MBM_EXIT_FAILED : MBM_EXIT_OK);
 }

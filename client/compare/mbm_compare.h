@@ -80,6 +80,11 @@ extern void mbm_proc_pin_others(const char *cpus, char *others, size_t len);
 /* CPUs as a taskset list: whether this machine has them all. */
 extern bool mbm_proc_cpus_valid(const char *cpus);
 /*
+ * argv[0..n) moved behind wrapper (a command and its options, NULL-ended:
+ * a run's server under valgrind), at most max entries; the new count.
+ */
+extern int	mbm_proc_wrap(char *const *wrapper, char **argv, int n, int max);
+/*
  * --set's NAME=VALUE lines into argv from n on (at most max entries), each
  * as flag (if not NULL) then prefix NAME=VALUE: "-c" "x=1" for postgres,
  * "--x=1" for mariadbd; the new count.
@@ -128,6 +133,7 @@ typedef struct mbm_pgsetup
 	const char *owner;			/* the user servers run as, NULL: ourselves */
 	const char *cpus;			/* servers pinned here; NULL: not pinned */
 	int			clients;
+	char	   *const *wrapper;	/* the run's server started under this (valgrind ...); NULL: none */
 } mbm_pgsetup;
 
 extern mbm_pgsetup mbm_pg;
@@ -171,6 +177,7 @@ typedef struct mbm_mybuild
 	char		cc[256];		/* the server's C++ compiler and flags, from */
 	char		cflags[1024];	/* the INFO_BIN its build installed; or "" */
 	char	   *settings;		/* --set NAME=VALUE lines, or NULL */
+	bool		pool_size_max;	/* has innodb_buffer_pool_size_max (valgrind must be told it) */
 } mbm_mybuild;
 
 typedef struct mbm_myserver
@@ -186,6 +193,8 @@ struct mbm_options;
 
 /* Fill b from b->binary: 0, or -1 with a one-line reason. */
 extern int	mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen);
+/* Whether b's --verbose --help names option: what this version of the server has. */
+extern bool mbm_mybuild_has_option(const mbm_mybuild *b, const char *option);
 /* install-db into dir: 0 or -1 with err set. */
 extern int	mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errlen);
 /* Start b on datadir, pinned, waited for: 0, or -1 with err set. */
@@ -243,6 +252,9 @@ typedef struct mbm_request
 	bool		keep;
 	const char *sets[32];
 	int			nsets;
+	bool		timed;			/* --metric qps or both: QPS, the headline */
+	bool		counted;		/* --metric instructions or both: instructions per query */
+	double		count_threshold;	/* the smallest change in instructions called a difference */
 } mbm_request;
 
 /* How the comparison went, for the progress lines, the manifest and the exit. */
@@ -302,6 +314,22 @@ extern void mbm_request_parse(int argc, char **argv);
 /* The settings of a build of DBMS dbms labelled label ("\n"-separated), or NULL. */
 extern char *mbm_request_settings(const char *dbms, const char *label);
 
+/* mbm_measure.c: one measurement on the server up, its row as a JSON line */
+typedef struct mbm_limits
+{
+	double		seconds;		/* the window */
+	double		warmup;
+	long long	events;			/* > 0: the window ends after this many */
+	bool		seeded;			/* --seed's random sequence, not the server's */
+} mbm_limits;
+extern mbm_run_outcome mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round,
+									  const mbm_limits *lim, char **line, char *err, size_t errlen);
+extern mbm_run_outcome mbm_measure_my(const mbm_mybuild *b, const char *workload, int round,
+									  const mbm_limits *lim, char **line, char *err, size_t errlen);
+/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
+extern int	mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
+						  char *err, size_t errlen);
+
 /* mbm_setup.c: what is made once, before the first run */
 /* This tree's extension in build b, built and installed when it lacks it. */
 extern int	mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen);
@@ -311,12 +339,25 @@ extern int	mbm_setup_results(char *err, size_t errlen);
 extern int	mbm_setup_pristine(char *err, size_t errlen);
 /* Where build ab's pristine data is. */
 extern const char *mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len);
-/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
-extern int	mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
-						  char *err, size_t errlen);
+
+/* mbm_count.c: counted runs, the server under valgrind */
+/* valgrind (and for MariaDB callgrind_control) on PATH: 0, or -1 with a one-line reason. */
+extern int	mbm_count_tools(bool mariadb, char *err, size_t errlen);
+/* What counts a Postgres's (pg) or a MariaDB's runs: "cachegrind 3.19.0". */
+extern const char *mbm_count_counter(bool pg);
+/* The command to start a counted run's server under, its count directory made anew. */
+extern char *const *mbm_count_wrapper(bool pg);
+/* Each workload's rate under valgrind on the first build of each DBMS: the events of its passes. */
+extern int	mbm_count_probe(char *err, size_t errlen);
+/* A counted run of workload w on ab's server, up: its row (a JSON line) into *line. */
+extern mbm_run_outcome mbm_count_run(const mbm_any_build *ab, const char *workload, int w,
+									 int round, char **line, char *err, size_t errlen);
+/* The event counts of the two counted passes of a cell (family 0 Postgres, 1 MariaDB/MySQL). */
+extern void mbm_count_events(int family, int w, long long *n1, long long *n2);
 
 /* mbm_run_one.c: one run, from the copy of the pristine data to its removal */
-extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int round);
+extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int w,
+								   int round, bool counted);
 /* The time one run takes from copy to removal: measured, else guessed. */
 extern double mbm_run_estimate(void);
 

@@ -122,6 +122,33 @@ mbm_mybuild_inspect(mbm_mybuild *b, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether b's --verbose --help names option: what this version of the server has. */
+bool
+mbm_mybuild_has_option(const mbm_mybuild *b, const char *option)
+{
+	char		path[] = "/tmp/microbench-help.XXXXXX";
+	char	   *argv[] = {(char *) b->binary_real, "--no-defaults", "--verbose", "--help", NULL};
+	mbm_spawn	how = {NULL, NULL, path};
+	char		err[256];
+	char		line[1024];
+	bool		found = false;
+	int			fd = mkstemp(path);
+	FILE	   *f;
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	mbm_proc_run(argv, &how, err, sizeof(err));
+	if ((f = fopen(path, "r")) != NULL)
+	{
+		while (!found && fgets(line, sizeof(line), f))
+			found = strstr(line, option) != NULL;
+		fclose(f);
+	}
+	unlink(path);
+	return found;
+}
+
 /* The server's command line: every setting given here, none read from a file. */
 static void
 server_argv(const mbm_mybuild *b, const char *datadir, const char *sock, const char *log,
@@ -145,9 +172,17 @@ server_argv(const mbm_mybuild *b, const char *datadir, const char *sock, const c
 	MY_OPT("--max-connections=%d", mbm_pg.clients * 2 + 20);
 	if (mbm_pg.owner)
 		MY_OPT("--user=mysql");
+	if (mbm_pg.wrapper)
+	{
+		/* under valgrind InnoDB's native AIO hangs, and a reservation of the default maximum pool cannot be mapped */
+		MY_OPT("--innodb-use-native-aio=0");
+		if (b->pool_size_max)
+			MY_OPT("--innodb-buffer-pool-size-max=512M");
+	}
 #undef MY_OPT
 	*n = mbm_settings_args(b->settings, NULL, "--", argv, *n, 63);
 	argv[*n] = NULL;
+	*n = mbm_proc_wrap(mbm_pg.wrapper, argv, *n, 63);
 }
 
 int
@@ -234,8 +269,12 @@ mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const c
 	snprintf(s->sock, sizeof(s->sock), "%s/my.sock", mbm_pg.workdir);
 	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_pg.logdir, logname);
 	server_argv(b, s->datadir, s->sock, s->log, argv, opts, &n);
-	/* as we are: mariadbd drops to --user=mysql itself */
-	if ((s->pid = mbm_proc_server(argv, NULL, mbm_pg.cpus, s->log, err, errlen)) == 0)
+	/*
+	 * as we are: mariadbd drops to --user=mysql itself; but under valgrind
+	 * as mysql from the start, so that callgrind_control as mysql reaches it
+	 */
+	if ((s->pid = mbm_proc_server(argv, mbm_pg.wrapper && mbm_pg.owner ? "mysql" : NULL,
+								  mbm_pg.cpus, s->log, err, errlen)) == 0)
 		return -1;
 	memset(&o, 0, sizeof(o));
 	mbm_my_client_options(s, &o);

@@ -168,6 +168,8 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 	/* --set ones last: the copy stays as it was made */
 	n = mbm_settings_args(b->settings, "-c", "", argv, n, 63);
 	argv[n] = NULL;
+	if (!pristine)
+		n = mbm_proc_wrap(mbm_pg.wrapper, argv, n, 63);
 	if ((s->pid = mbm_proc_server(argv, mbm_pg.owner, mbm_pg.cpus, s->log, err, errlen)) == 0)
 		return -1;
 	conninfo(s, "postgres", ci, sizeof(ci));

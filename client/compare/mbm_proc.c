@@ -454,3 +454,20 @@ mbm_proc_remove_tree(const char *path)
 		return errno == ENOENT ? 0 : -1;
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+int
+mbm_proc_wrap(char *const *wrapper, char **argv, int n, int max)
+{
+	int			k = 0,
+				i;
+
+	while (wrapper && wrapper[k])
+		k++;
+	if (k == 0 || n + k > max)
+		return n;
+	for (i = n; i >= 0; i--)
+		argv[i + k] = argv[i];
+	for (i = 0; i < k; i++)
+		argv[i] = wrapper[i];
+	return n + k;
+}

@@ -20,6 +20,7 @@ typedef struct order_entry
 	char		workload[64];
 	char		label[64];
 	char		status[16];		/* "ok" or "failed" */
+	char		metric[16];		/* "qps" or "instructions": timed or counted */
 } order_entry;
 
 /* The order run so far, to read with next_order_entry; NULL if it cannot be opened. */
@@ -39,8 +40,8 @@ next_order_entry(FILE *order, order_entry *e)
 	char		line[512];
 
 	while (fgets(line, sizeof(line), order))
-		if (sscanf(line, "%d %31s %63s %63s %15s", &e->round, e->dbms, e->workload, e->label,
-				   e->status) == 5)
+		if (sscanf(line, "%d %31s %63s %63s %15s %15s", &e->round, e->dbms, e->workload, e->label,
+				   e->status, e->metric) == 6)
 			return true;
 	return false;
 }
@@ -51,7 +52,7 @@ next_order_entry(FILE *order, order_entry *e)
  * says why.  Prints nothing when every run finished.
  */
 static void
-print_failed_runs(FILE *f, const char *lead)
+print_failed_runs(FILE *f, const char *lead, const char *metric)
 {
 	char		cells[256][192];
 	int			counts[256];
@@ -66,7 +67,7 @@ print_failed_runs(FILE *f, const char *lead)
 	{
 		char		cell[192];
 
-		if (strcmp(e.status, "failed") != 0)
+		if (strcmp(e.status, "failed") != 0 || strcmp(e.metric, metric) != 0)
 			continue;
 		snprintf(cell, sizeof(cell), "%s %s, %s", e.dbms, e.workload, e.label);
 		for (i = 0; i < ncells && strcmp(cells[i], cell) != 0; i++)
@@ -86,12 +87,13 @@ print_failed_runs(FILE *f, const char *lead)
 }
 
 /*
- * report.txt, report.md and report.svg from the results database's own
- * report functions (the text one also on stdout), the failed runs under
- * the first two.
+ * The reports of one metric, named report.EXT or, for the second metric
+ * of --metric both, report-instructions.EXT: text, markdown and SVG from
+ * the results database's own report functions (the text one also on
+ * stdout), the failed runs under the first two.
  */
-void
-mbm_reports_write(void)
+static void
+write_metric_reports(const char *metric, double threshold_value, const char *name)
 {
 	static const char *const formats[][2] = {{"text", "txt"}, {"markdown", "md"}, {"svg", "svg"}};
 	char		confidence[32],
@@ -101,36 +103,34 @@ mbm_reports_write(void)
 	int			nothers = mbm_other_labels(other);
 	int			i;
 
-	if (results == NULL || progress.runs == 0)
-		return;
 	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
-	snprintf(threshold, sizeof(threshold), "%g", rq.threshold);
+	snprintf(threshold, sizeof(threshold), "%g", threshold_value);
 	others = mbm_labels_literal(other, nothers);
 	for (i = 0; i < 3; i++)
 	{
-		const char *params[5] = {mbm_base_label(), nothers == 1 ? other[0] : others,
-		formats[i][0], confidence, threshold};
+		const char *params[6] = {mbm_base_label(), nothers == 1 ? other[0] : others,
+		formats[i][0], confidence, threshold, metric};
 		PGresult   *res = PQexecParams(results, nothers == 1 ?
 									   "SELECT microbench.bench_report($1, $2, $3, confidence => $4::float8,"
-									   " threshold => $5::float8)" :
+									   " threshold => $5::float8, metric => $6)" :
 									   "SELECT microbench.bench_relative($1, $2::text[], $3,"
-									   " confidence => $4::float8, threshold => $5::float8)",
-									   5, NULL, params, NULL, NULL, 0);
+									   " confidence => $4::float8, threshold => $5::float8, metric => $6)",
+									   6, NULL, params, NULL, NULL, 0);
 		char		path[1200];
 		FILE	   *f;
 
-		snprintf(path, sizeof(path), "%s/report.%s", rq.out, formats[i][1]);
+		snprintf(path, sizeof(path), "%s/%s.%s", rq.out, name, formats[i][1]);
 		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
 			(f = fopen(path, "w")) != NULL)
 		{
 			fprintf(f, "%s\n", PQgetvalue(res, 0, 0));
 			if (i < 2)
-				print_failed_runs(f, i == 0 ? "-- " : "- ");
+				print_failed_runs(f, i == 0 ? "-- " : "- ", metric);
 			fclose(f);
 			if (i == 0)
 			{
 				printf("\n%s\n", PQgetvalue(res, 0, 0));
-				print_failed_runs(stdout, "-- ");
+				print_failed_runs(stdout, "-- ", metric);
 			}
 		}
 		else
@@ -138,6 +138,19 @@ mbm_reports_write(void)
 		PQclear(res);
 	}
 	free(others);
+}
+
+/* The reports of each metric asked: QPS in report.*, or instructions when only they were counted. */
+void
+mbm_reports_write(void)
+{
+	if (results == NULL || progress.runs == 0)
+		return;
+	if (rq.timed)
+		write_metric_reports("qps", rq.threshold, "report");
+	if (rq.counted)
+		write_metric_reports("instructions", rq.count_threshold,
+							 rq.timed ? "report-instructions" : "report");
 }
 
 static void
@@ -150,6 +163,42 @@ json_pair(FILE *f, const char *key, const char *value, bool last)
 	else
 		fputs("null", f);
 	fputs(last ? "" : ", ", f);
+}
+
+/*
+ * The manifest's "metric" and, for counted runs, "counted": the counter,
+ * the threshold, and the two passes' event counts of every cell.
+ */
+static void
+write_counting(FILE *f)
+{
+	int			family,
+				w;
+	bool		first = true;
+
+	fprintf(f, "  \"metric\": \"%s\",\n", rq.timed && rq.counted ? "both" : rq.timed ? "qps" : "instructions");
+	if (!rq.counted)
+		return;
+	fprintf(f, "  \"counted\": {");
+	json_pair(f, "postgres", rq.nbuilds ? mbm_count_counter(true) : NULL, false);
+	json_pair(f, "mariadb_mysql", rq.nmy ? mbm_count_counter(false) : NULL, false);
+	fprintf(f, "\"threshold\": %g, \"passes\": [", rq.count_threshold);
+	for (family = 0; family < 2; family++)
+		for (w = 0; w < rq.nworkloads; w++)
+		{
+			long long	n1,
+						n2;
+
+			mbm_count_events(family, w, &n1, &n2);
+			if (n1 == 0)
+				continue;
+			fprintf(f, "%s\n    {", first ? "" : ",");
+			json_pair(f, "dbms", family == 0 ? "postgres" : rq.my[0].kind, false);
+			json_pair(f, "workload", rq.workloads[w], false);
+			fprintf(f, "\"events\": [%lld, %lld]}", n1, n2);
+			first = false;
+		}
+	fprintf(f, "\n  ]},\n");
 }
 
 /* manifest.json: what ran (builds, settings, host, CPUs, the cost around a run, the order). */
@@ -191,6 +240,7 @@ mbm_manifest_write(void)
 			" \"done\": %d, \"failed\": %d},\n",
 			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.clients, rq.max_minutes,
 			rq.threshold, rq.confidence, progress.runs, progress.failed_runs);
+	write_counting(f);
 	fprintf(f, "  \"seconds_per_run\": {\"measured\": %.2f, \"copy\": %.2f, \"start\": %.2f,"
 			" \"stop\": %.2f, \"remove\": %.2f},\n",
 			n ? progress.run_s / n : 0, n ? progress.copy_s / n : 0,
@@ -234,7 +284,8 @@ mbm_manifest_write(void)
 			json_pair(f, "dbms", e.dbms, false);
 			json_pair(f, "workload", e.workload, false);
 			json_pair(f, "label", e.label, false);
-			json_pair(f, "status", e.status, true);
+			json_pair(f, "status", e.status, false);
+			json_pair(f, "metric", e.metric, true);
 			fputc('}', f);
 			first = false;
 		}

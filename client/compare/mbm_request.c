@@ -34,13 +34,19 @@ usage(void)
 		   "                        of each DBMS has the base label too\n"
 		   "  --set [LABEL:]NAME=VALUE  a server setting, for every build or one\n"
 		   "  --workloads A,B,...   these workloads [every one, in the suite's order]\n"
-		   "  --rounds N            rounds of every cell before only undecided ones go on [3]\n"
+		   "  --rounds N            rounds of every cell before only undecided ones go on [3;\n"
+		   "                        with --metric instructions alone 2]\n"
 		   "  --max-minutes M       no run pair begins that would not end within M minutes\n"
 		   "                        [60]; 0: exactly --rounds rounds\n"
 		   "  --seconds S           measured seconds per run [10]\n"
 		   "  --warmup S            warm-up seconds per run, after the fresh start [2]\n"
 		   "  --table-size N  --tables N  --clients N  --seed N   [100000, 1, 1, 1]\n"
-		   "  --threshold T         smallest change called a difference [0.02]\n"
+		   "  --metric M            qps (timed, the headline), instructions (instructions per\n"
+		   "                        query counted under valgrind: decides on a noisy machine)\n"
+		   "                        or both [qps]\n"
+		   "  --threshold T         smallest change called a difference [0.02; with --metric\n"
+		   "                        instructions alone, of instructions: 0.005]\n"
+		   "  --count-threshold T   the same for instructions with --metric both [0.005]\n"
 		   "  --confidence C        of the report's intervals [0.95]\n"
 		   "  --cpus LIST           CPUs the servers run on (the runner takes the others) [0]\n"
 		   "  --results-db CONNINFO put the runs here too (no password in it)\n"
@@ -88,6 +94,7 @@ static const struct
 	{"seed", 0, 9e15, NULL, NULL, &rq.seed},
 	{"max-minutes", 0, 1e6, &rq.max_minutes, NULL, NULL},
 	{"threshold", 0, 1, &rq.threshold, NULL, NULL},
+	{"count-threshold", 0, 1, &rq.count_threshold, NULL, NULL},
 	{"confidence", 0.5, 0.9999, &rq.confidence, NULL, NULL},
 };
 
@@ -295,7 +302,8 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 		{"results-db", required_argument, NULL, 'R'}, {"out", required_argument, NULL, 'o'},
 		{"keep", no_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'}, {"suite", no_argument, NULL, 'a'},
-		{"precision", required_argument, NULL, 'P'},
+		{"precision", required_argument, NULL, 'P'}, {"metric", required_argument, NULL, 'm'},
+		{"count-threshold", required_argument, NULL, 'N'},
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{NULL, 0, NULL, 0}
@@ -303,7 +311,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 	int			idx = 0;
 	int			ch;
 
-	rq.rounds = 3;
+	rq.rounds = 0;				/* set by check_metric() */
 	rq.seconds = 10;
 	rq.warmup = 2;
 	rq.table_size = 100000;
@@ -311,7 +319,9 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 	rq.clients = 1;
 	rq.seed = 1;
 	rq.max_minutes = 60;
-	rq.threshold = 0.02;
+	rq.threshold = -1;			/* set by check_metric() */
+	rq.count_threshold = 0.005;
+	rq.timed = true;
 	rq.confidence = 0.95;
 	rq.cpus = "0";
 	opterr = 0;
@@ -337,6 +347,12 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 				break;
 			case 'P':
 				take_precision(optarg);
+				break;
+			case 'm':
+				rq.timed = strcmp(optarg, "qps") == 0 || strcmp(optarg, "both") == 0;
+				rq.counted = strcmp(optarg, "instructions") == 0 || strcmp(optarg, "both") == 0;
+				if (!rq.timed && !rq.counted)
+					refuse("--metric is qps, instructions or both, not \"%s\"", optarg);
 				break;
 			case 'X':
 				refuse("--%s no longer applies: every run is alone, on a fresh server start from"
@@ -520,6 +536,36 @@ check_out(void)
 		closedir(d);
 }
 
+/*
+ * What --metric asks: the defaults that depend on it (a counted comparison
+ * alone takes --threshold for its instructions and two rounds, since its
+ * replicates hardly differ), and what counting needs: valgrind, one client
+ * (the work of several depends on how they interleave in time), and for a
+ * MariaDB whether it must be told its pool's maximum.
+ */
+static void
+check_metric(bool threshold_given)
+{
+	char		err[512];
+	int			i;
+
+	if (rq.counted && !rq.timed && threshold_given)
+		rq.count_threshold = rq.threshold;
+	if (rq.threshold < 0)
+		rq.threshold = 0.02;
+	if (rq.rounds == 0)
+		rq.rounds = rq.timed ? 3 : 2;
+	if (!rq.counted)
+		return;
+	if (rq.clients != 1)
+		refuse("--metric instructions counts the work of one client: give --clients 1, not %d",
+			   rq.clients);
+	if (mbm_count_tools(rq.nmy > 0, err, sizeof(err)) != 0)
+		refuse("%s", err);
+	for (i = 0; i < rq.nmy; i++)
+		rq.my[i].pool_size_max = mbm_mybuild_has_option(&rq.my[i], "innodb-buffer-pool-size-max");
+}
+
 /* The request from argv, every input checked; a refusal exits 2 with nothing written. */
 void
 mbm_request_parse(int argc, char **argv)
@@ -529,6 +575,7 @@ mbm_request_parse(int argc, char **argv)
 
 	take_options(argc, argv, &workloads, &suite);
 	check_builds();
+	check_metric(rq.threshold >= 0);
 	if (rq.results_db)
 		check_results_db();
 	choose_results_pg();

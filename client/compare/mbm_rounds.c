@@ -17,7 +17,8 @@
  * chance to stop on a lucky draw (docs/methodology.md).
  */
 static int
-undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same)
+undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64], int *decided,
+				int *differences, int *same)
 {
 	char		interim[32],
 				threshold[32],
@@ -31,7 +32,7 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 	int			cells = 0;
 
 	snprintf(interim, sizeof(interim), "%.6f", 1 - (1 - rq.confidence) / 25);
-	snprintf(threshold, sizeof(threshold), "%g", rq.threshold);
+	snprintf(threshold, sizeof(threshold), "%g", threshold_value);
 	snprintf(precision, sizeof(precision), "%g", rq.precision);
 	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
 	*decided = *differences = *same = 0;
@@ -39,16 +40,17 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 		undecided[0][w] = undecided[1][w] = false;
 	for (i = 0; i < nothers; i++)
 	{
-		const char *params[6] = {mbm_base_label(), others[i], interim, threshold, precision, confidence};
+		const char *params[7] = {mbm_base_label(), others[i], interim, threshold, precision, confidence,
+		metric};
 		/* with --precision, an interval wider than asked keeps its cell going */
 		PGresult   *res = PQexecParams(results,
 									   "SELECT c.dbms, c.workload, c.verdict, $5::float8 > 0 AND"
 									   " (p.ci_low IS NULL OR greatest(p.ci_high / p.ratio - 1, 1 - p.ci_low / p.ratio) > $5::float8)"
-									   " FROM microbench.compare($1, $2, confidence => $3::float8, threshold => $4::float8) c"
-									   " JOIN microbench.compare($1, $2, confidence => $6::float8, threshold => $4::float8) p"
+									   " FROM microbench.compare($1, $2, $7, confidence => $3::float8, threshold => $4::float8) c"
+									   " JOIN microbench.compare($1, $2, $7, confidence => $6::float8, threshold => $4::float8) p"
 									   " USING (dbms, workload)"
 									   " WHERE c.base_runs > 0 AND c.other_runs > 0",
-									   6, NULL, params, NULL, NULL, 0);
+									   7, NULL, params, NULL, NULL, 0);
 		int			r;
 
 		if (PQresultStatus(res) != PGRES_TUPLES_OK)
@@ -82,27 +84,42 @@ undecided_cells(bool (*undecided)[64], int *decided, int *differences, int *same
 	return cells;
 }
 
+/* Cells still to run: [kind][family][workload], kind 0 timed, 1 counted. */
+typedef bool undecided_map[2][2][64];
+
+/* Whether build ab runs workload w, timed or counted, in round. */
+static bool
+runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w, int round)
+{
+	if (!(kind == 0 ? rq.timed : rq.counted))
+		return false;
+	return round <= rq.rounds || undecided[kind][ab->pg ? 0 : 1][w];
+}
+
 /*
  * One round: for each workload with a cell to run, the builds take turns,
- * A B then B A, the order turning from one step and round to the next.
- * False when the budget ran out before the round ended.
+ * A B then B A, the order turning from one step and round to the next;
+ * the timed runs first, then the counted ones.  False when the budget ran
+ * out before the round ended.
  */
 static bool
-run_round(int round, bool (*undecided)[64])
+run_round(int round, undecided_map undecided)
 {
 	int			step = 0;
 	int			w,
-				k;
+				k,
+				kind;
 
 	for (w = 0; w < rq.nworkloads; w++)
 	{
 		int			runs_here = 0;
 
-		if (round > rq.rounds && !undecided[0][w] && !undecided[1][w])
+		for (kind = 0; kind < 2; kind++)
+			for (k = 0; k < rq.nall; k++)
+				runs_here += runs_in_round(undecided, kind, &rq.all[k], w, round);
+		if (runs_here == 0)
 			continue;
 		step++;
-		for (k = 0; k < rq.nall; k++)
-			runs_here += round <= rq.rounds || undecided[rq.all[k].pg ? 0 : 1][w];
 		/* a step that would not end within the budget does not begin */
 		if (rq.max_minutes > 0 &&
 			mbm_elapsed_s() + runs_here * mbm_run_estimate() > rq.max_minutes * 60)
@@ -111,20 +128,53 @@ run_round(int round, bool (*undecided)[64])
 				" rounds each undecided cell needs", rq.max_minutes, round);
 			return false;
 		}
-		for (k = 0; k < rq.nall; k++)
-		{
-			const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
-			mbm_run_outcome outcome;
+		for (kind = 0; kind < 2; kind++)
+			for (k = 0; k < rq.nall; k++)
+			{
+				const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
+				mbm_run_outcome outcome;
 
-			if (round > rq.rounds && !undecided[ab->pg ? 0 : 1][w])
-				continue;
-			outcome = mbm_run_one(ab, rq.workloads[w], round);
-			mbm_stop_if_signalled();
-			if (outcome == RUN_BUILD_FAILED)
-				mbm_finish("a build failed", MBM_EXIT_FAILED);
-		}
+				if (!runs_in_round(undecided, kind, ab, w, round))
+					continue;
+				outcome = mbm_run_one(ab, rq.workloads[w], w, round, kind == 1);
+				mbm_stop_if_signalled();
+				if (outcome == RUN_BUILD_FAILED)
+					mbm_finish("a build failed", MBM_EXIT_FAILED);
+			}
 	}
 	return true;
+}
+
+/* After a round: which cells of each metric are still undecided, and a line that says how many are. */
+static void
+judge_round(int round, undecided_map undecided)
+{
+	char		line[512] = "";
+	char		c1[16];
+	int			kind;
+
+	for (kind = 0; kind < 2; kind++)
+	{
+		int			decided,
+					differences,
+					same,
+					cells;
+		double		threshold = kind == 0 ? rq.threshold : rq.count_threshold;
+
+		if (!(kind == 0 ? rq.timed : rq.counted))
+			continue;
+		cells = undecided_cells(kind == 0 ? "qps" : "instructions", threshold, undecided[kind],
+								&decided, &differences, &same);
+		if (cells < 0)
+			mbm_finish("the results database failed", MBM_EXIT_FAILED);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 "%s%s%d of %d cell(s) decided (%d difference(s), %d the same within %g%%)",
+				 line[0] ? "; " : "", rq.timed && rq.counted ? (kind == 0 ? "QPS " : "instructions ") : "",
+				 decided, cells, differences, same, threshold * 100);
+	}
+	progress.rounds_done = round;
+	printf("== after round %d: %s, %s in\n", round, line, mbm_clock_text(mbm_elapsed_s(), c1));
+	fflush(stdout);
 }
 
 /*
@@ -135,36 +185,32 @@ run_round(int round, bool (*undecided)[64])
 void
 mbm_rounds_run(void)
 {
-	bool		(*undecided)[64] = calloc(2, sizeof(*undecided));
+	undecided_map *undecided = calloc(1, sizeof(undecided_map));
 	int			round;
 
 	for (round = 1;; round++)
 	{
 		int			w,
-					cells_to_run = 0,
-					decided,
-					differences,
-					same,
-					cells;
-		char		c1[16];
+					kind,
+					k,
+					cells_to_run = 0;
 
 		for (w = 0; w < rq.nworkloads; w++)
-			cells_to_run += round <= rq.rounds || undecided[0][w] || undecided[1][w];
+		{
+			bool		any = false;
+
+			for (kind = 0; kind < 2; kind++)
+				for (k = 0; k < rq.nall; k++)
+					any |= runs_in_round(*undecided, kind, &rq.all[k], w, round);
+			cells_to_run += any;
+		}
 		if (cells_to_run == 0 || (rq.max_minutes == 0 && round > rq.rounds))
 			break;
 		printf("== round %d: %d workload(s)\n", round, cells_to_run);
 		fflush(stdout);
-		if (!run_round(round, undecided))
+		if (!run_round(round, *undecided))
 			break;
-		cells = undecided_cells(undecided, &decided, &differences, &same);
-		progress.rounds_done = round;
-		if (cells >= 0)
-			printf("== after round %d: %d of %d cell(s) decided (%d difference(s), %d the same"
-				   " within %g%%), %s in\n", round, decided, cells, differences, same,
-				   rq.threshold * 100, mbm_clock_text(mbm_elapsed_s(), c1));
-		fflush(stdout);
-		if (cells < 0)
-			mbm_finish("the results database failed", MBM_EXIT_FAILED);
+		judge_round(round, *undecided);
 	}
 	free(undecided);
 }

@@ -18,39 +18,6 @@
 #define MBM_SRC_DIR "."
 #endif
 
-/* The client of a MariaDB or MySQL run: this program, as `microbench ... CMD`. */
-int
-mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *err, size_t errlen)
-{
-	char		sock[200],
-				user[96],
-				tables[32],
-				size[48],
-				log[1100];
-	char	   *argv[32];
-	int			n = 0,
-				i;
-	mbm_spawn	how = {NULL, NULL, log};
-
-	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
-	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
-	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
-	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
-	snprintf(log, sizeof(log), "%s/client.log", progress.logdir);
-	argv[n++] = "/proc/self/exe";
-	argv[n++] = "--db-driver=mysql";
-	argv[n++] = sock;
-	argv[n++] = user;
-	argv[n++] = "--mysql-db=sbtest";
-	argv[n++] = tables;
-	argv[n++] = size;
-	for (i = 0; i < nextra && n < 31; i++)
-		argv[n++] = (char *) extra[i];
-	argv[n] = NULL;
-	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
-	return mbm_proc_run(argv, &how, err, errlen);
-}
-
 static char *
 read_file(const char *path)
 {

@@ -1,0 +1,421 @@
+/*
+ * mbm_count.c — counted runs (microbench compare --metric instructions):
+ * the run's server under valgrind, and the instructions of a query taken
+ * as the difference of two event counts of one seeded sequence, so that
+ * start-up, connecting, preparing, plan caching and the first touch of
+ * every page cancel.  A counted run is: a first pass of N1 events (or, the
+ * first time a cell is counted, a one-second probe that also sets N1 and
+ * N2 for every build and round of that cell) that warms the shared
+ * buffers, then a pass of N1 events and a pass of N2, each counted; the
+ * run's row is the N2 pass's with events, queries and instructions the
+ * differences.
+ *
+ * What is counted is the work of the process or thread that ran the
+ * events, nothing else: the server's background work depends on elapsed
+ * time, which valgrind stretches.  Postgres: cachegrind writes one count
+ * per process when it exits, read for the background worker that ran the
+ * pass (the row's client_pids).  MariaDB and MySQL: callgrind with a count
+ * per thread, zeroed before a pass and dumped after it (callgrind_control,
+ * as the server's user); the connection's thread is the one that did by
+ * far the most.  docs/methodology.md says what the count measures and
+ * misses.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What runs a counted server, found on PATH by mbm_count_tools(). */
+static char valgrind[1024];
+static char callgrind_control[1024];
+static char counter_name[128];	/* "cachegrind 3.19.0" */
+static char wrapper_text[6][1200];
+static char *wrapper[7];
+
+/* The event counts of each cell, set by its probe: [family][workload]. */
+static long long cell_n1[2][64],
+			cell_n2[2][64];
+
+/* name on PATH into path: whether it is there and runs. */
+static bool
+on_path(const char *name, char *path, size_t len)
+{
+	const char *p = getenv("PATH");
+
+	while (p && *p)
+	{
+		size_t		n = strcspn(p, ":");
+
+		snprintf(path, len, "%.*s/%s", (int) n, p, name);
+		if (n > 0 && access(path, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+int
+mbm_count_tools(bool mariadb, char *err, size_t errlen)
+{
+	char		version[128] = "";
+	char	   *argv[] = {valgrind, "--version", NULL};
+
+	if (!on_path("valgrind", valgrind, sizeof(valgrind)) ||
+		(mariadb && !on_path("callgrind_control", callgrind_control, sizeof(callgrind_control))))
+	{
+		snprintf(err, errlen, "--metric instructions counts under valgrind, which is not installed:"
+				 " apt-get install valgrind (Debian's package valgrind)");
+		return -1;
+	}
+	if (mbm_proc_output(argv, version, sizeof(version)) != 0 || strncmp(version, "valgrind-", 9) != 0)
+	{
+		snprintf(err, errlen, "%s --version does not say it is valgrind (\"%s\")", valgrind, version);
+		return -1;
+	}
+	/* the counter names its tool: Postgres's processes by cachegrind, a MariaDB's threads by callgrind */
+	snprintf(counter_name, sizeof(counter_name), "%s", version + 9);
+	return 0;
+}
+
+const char *
+mbm_count_counter(bool pg)
+{
+	static char name[160];
+
+	snprintf(name, sizeof(name), "%s %s", pg ? "cachegrind" : "callgrind", counter_name);
+	return name;
+}
+
+/* The directory valgrind writes the counts of the run under way into. */
+static const char *
+count_dir(void)
+{
+	static char dir[128];
+
+	snprintf(dir, sizeof(dir), "%s/count", progress.workdir);
+	return dir;
+}
+
+char *const *
+mbm_count_wrapper(bool pg)
+{
+	int			n = 0;
+
+	mbm_proc_remove_tree(count_dir());
+	mkdir(count_dir(), 01777);
+	chmod(count_dir(), 01777);
+	wrapper[n++] = valgrind;
+	if (pg)
+		snprintf(wrapper_text[0], sizeof(wrapper_text[0]), "--tool=cachegrind");
+	else
+		snprintf(wrapper_text[0], sizeof(wrapper_text[0]), "--tool=callgrind");
+	wrapper[n++] = wrapper_text[0];
+	snprintf(wrapper_text[1], sizeof(wrapper_text[1]), "--%s-out-file=%s/cg.%%p",
+			 pg ? "cachegrind" : "callgrind", count_dir());
+	wrapper[n++] = wrapper_text[1];
+	if (pg)
+		wrapper[n++] = "--cache-sim=no";
+	else
+	{
+		wrapper[n++] = "--separate-threads=yes";
+		wrapper[n++] = "--dump-instr=no";
+		wrapper[n++] = "--collect-jumps=no";
+	}
+	wrapper[n] = NULL;
+	return wrapper;
+}
+
+/* A number in a run's JSON line ("key": value), or def when it has none. */
+static double
+json_number(const char *line, const char *key, double def)
+{
+	char		pattern[64];
+	const char *p;
+
+	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+	p = strstr(line, pattern);
+	if (p == NULL)
+		return def;
+	p += strlen(pattern);
+	if (*p == '[')
+		p++;
+	return strtod(p, NULL);
+}
+
+/* The first number after "prefix" on a line of file path, or -1; waits up to 60 s for it. */
+static long long
+read_total(const char *path, const char *prefix)
+{
+	int			tries;
+
+	for (tries = 0; tries < 1200 && !mbm_proc_stop_signal(); tries++)
+	{
+		FILE	   *f = fopen(path, "r");
+		char		line[512];
+		long long	total = -1;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (strncmp(line, prefix, strlen(prefix)) == 0)
+				total = atoll(line + strlen(prefix));
+		if (f)
+			fclose(f);
+		if (total >= 0)
+			return total;
+		usleep(50000);
+	}
+	return -1;
+}
+
+/* The instructions of the Postgres process that ran a pass (cachegrind's file of it), or -1. */
+static long long
+pg_pass_count(const char *line, char *err, size_t errlen)
+{
+	int			pid = (int) json_number(line, "client_pids", 0);
+	char		path[256];
+	long long	total;
+
+	snprintf(path, sizeof(path), "%s/cg.%d", count_dir(), pid);
+	total = pid > 0 ? read_total(path, "summary: ") : -1;
+	if (total < 0)
+		snprintf(err, errlen, "no count of the background worker (pid %d) in %s", pid, count_dir());
+	return total;
+}
+
+/* callgrind_control OPTION [ARG] on the server, as its user: 0 or -1. */
+static int
+callgrind(const char *option, const char *arg, char *err, size_t errlen)
+{
+	char		pid[32];
+	char		log[1100];
+	char	   *argv[] = {callgrind_control, (char *) option, (char *) (arg ? arg : pid), pid, NULL};
+	mbm_spawn	how = {mbm_pg.owner ? "mysql" : NULL, NULL, log};
+
+	snprintf(pid, sizeof(pid), "%d", (int) run_my_server.pid);
+	snprintf(log, sizeof(log), "%s/callgrind.log", progress.logdir);
+	if (arg == NULL)
+		argv[3] = NULL;
+	return mbm_proc_run(argv, &how, err, errlen);
+}
+
+/*
+ * The instructions of the thread that ran the last pass: of the files of
+ * callgrind's latest dump (cg.PID.PART-THREAD), the largest; -1 unless it
+ * stands out (twice the next), since then the connection's thread cannot
+ * be told from the others'.
+ */
+static long long
+my_pass_count(char *err, size_t errlen)
+{
+	char		prefix[64];
+	DIR		   *d = opendir(count_dir());
+	struct dirent *e;
+	int			part = 0;
+	long long	top = -1,
+				next = 0;
+
+	snprintf(prefix, sizeof(prefix), "cg.%d.", (int) run_my_server.pid);
+	while (d && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && atoi(e->d_name + strlen(prefix)) > part)
+			part = atoi(e->d_name + strlen(prefix));
+	if (d)
+		rewinddir(d);
+	while (d && part > 0 && (e = readdir(d)) != NULL)
+	{
+		char		path[512];
+		long long	total;
+
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || atoi(e->d_name + strlen(prefix)) != part)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
+		total = read_total(path, "totals: ");
+		if (total > top)
+		{
+			next = top > 0 ? top : 0;
+			top = total;
+		}
+		else if (total > next)
+			next = total;
+	}
+	if (d)
+		closedir(d);
+	if (top <= 0 || top < 2 * next)
+	{
+		snprintf(err, errlen, "the connection's thread did not stand out in callgrind's dump %d"
+				 " (%lld and %lld instructions)", part, top, next);
+		return -1;
+	}
+	return top;
+}
+
+/* One pass of events on the server up: its row into *line, its count into *count (-1: not counted). */
+static mbm_run_outcome
+pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits *lim,
+	 bool counted, char **line, long long *count, char *err, size_t errlen)
+{
+	mbm_run_outcome outcome;
+
+	*count = -1;
+	if (ab->pg)
+		outcome = mbm_measure_pg(ab->pg, workload, round, lim, line, err, errlen);
+	else
+	{
+		if (counted && callgrind("-z", NULL, err, errlen) != 0)
+			return RUN_FAILED;
+		outcome = mbm_measure_my(ab->my, workload, round, lim, line, err, errlen);
+		if (outcome == RUN_OK && counted && callgrind("-d", "pass", err, errlen) != 0)
+			outcome = RUN_FAILED;
+	}
+	if (outcome != RUN_OK || !counted)
+		return outcome;
+	*count = ab->pg ? pg_pass_count(*line, err, errlen) : my_pass_count(err, errlen);
+	if (*count < 0)
+		return RUN_FAILED;
+	if (lim->events > 0 && json_number(*line, "events", 0) != lim->events)
+	{
+		snprintf(err, errlen, "the pass ran %.0f of its %lld events", json_number(*line, "events", 0),
+				 lim->events);
+		return RUN_FAILED;
+	}
+	return RUN_OK;
+}
+
+/* The row of a counted run: the long pass's, less the short pass's events, queries and instructions. */
+static mbm_run_outcome
+combine(const mbm_any_build *ab, const char *short_pass, const char *long_pass, long long instructions,
+		char **line, char *err, size_t errlen)
+{
+	char		count[32];
+	char		note[512];
+	const char *params[5] = {long_pass, short_pass, count, mbm_count_counter(ab->pg != NULL), note};
+	char		out[65536];
+
+	snprintf(count, sizeof(count), "%lld", instructions);
+	snprintf(note, sizeof(note), "%s: instructions of the %s that ran the events, the pass of"
+			 " %.0f events less the pass of %.0f (one seeded sequence), so that start-up and warm-up"
+			 " cancel", mbm_count_counter(ab->pg != NULL),
+			 ab->pg ? "background worker" : "connection's thread",
+			 json_number(long_pass, "events", 0), json_number(short_pass, "events", 0));
+	if (mbm_pg_exec(results,
+					"SELECT ($1::jsonb || jsonb_build_object("
+					"'events', ($1::jsonb->>'events')::bigint - ($2::jsonb->>'events')::bigint,"
+					"'queries', ($1::jsonb->>'queries')::bigint - ($2::jsonb->>'queries')::bigint,"
+					"'instructions', $3::bigint, 'instructions_counter', $4::text,"
+					"'hw_counters_note', $5::text))::text",
+					5, params, out, sizeof(out), err, errlen) != 0)
+		return RUN_FAILED;
+	*line = strdup(out);
+	return RUN_OK;
+}
+
+/* The events of a cell's passes from its rate under valgrind: half a second, and two. */
+static void
+set_passes(int family, int w, double rate)
+{
+	cell_n1[family][w] = (long long) fmax(2, ceil(0.5 * rate));
+	cell_n2[family][w] = cell_n1[family][w] + (long long) fmax(4, ceil(1.5 * rate));
+}
+
+/* Half a second of each workload on ab's server under valgrind, up: each cell's passes. */
+static int
+probe_build(const mbm_any_build *ab, char *err, size_t errlen)
+{
+	mbm_limits	lim = {0.5, 0, 0, true};
+	int			w;
+
+	for (w = 0; w < rq.nworkloads; w++)
+	{
+		char	   *line = NULL;
+		long long	count;
+
+		if (pass(ab, rq.workloads[w], 1, &lim, false, &line, &count, err, errlen) != RUN_OK)
+			return -1;
+		set_passes(ab->pg ? 0 : 1, w, json_number(line, "events", 0) / json_number(line, "elapsed_seconds", 1));
+		free(line);
+	}
+	return 0;
+}
+
+int
+mbm_count_probe(char *err, size_t errlen)
+{
+	int			family,
+				k;
+
+	for (family = 0; family < 2; family++)
+		for (k = 0; k < rq.nall; k++)
+		{
+			const mbm_any_build *ab = &rq.all[k];
+			char		copy[1100],
+						pristine[1100];
+			int			failed;
+
+			if ((ab->pg != NULL) != (family == 0))
+				continue;
+			printf("== the rate of each workload on %s %s under valgrind, for the passes of its counted runs\n",
+				   ab->pg ? "postgres" : ab->my->kind, ab->label);
+			fflush(stdout);
+			snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
+			mbm_pristine_path(ab, pristine, sizeof(pristine));
+			if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
+							  err, errlen) != 0)
+				return -1;
+			mbm_pg.wrapper = mbm_count_wrapper(ab->pg != NULL);
+			failed = ab->pg ? mbm_pg_start(&run_pg_server, ab->pg, copy, RUN_PORT, "probe.log", false, err, errlen) :
+				mbm_my_start(&run_my_server, ab->my, copy, "probe.log", err, errlen);
+			mbm_pg.wrapper = NULL;
+			if (failed == 0)
+				failed = probe_build(ab, err, errlen);
+			mbm_pg_stop(&run_pg_server);
+			mbm_my_stop(&run_my_server);
+			mbm_proc_remove_tree(copy);
+			if (failed)
+				return -1;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * A counted run of workload w on ab's server, up: a pass that warms the
+ * buffers, then the two counted passes of the cell's event counts
+ * (mbm_count_probe() set them, the same for every build and round).
+ */
+mbm_run_outcome
+mbm_count_run(const mbm_any_build *ab, const char *workload, int w, int round, char **line,
+			  char *err, size_t errlen)
+{
+	int			family = ab->pg ? 0 : 1;
+	mbm_limits	lim = {600, 0, cell_n1[family][w], true};
+	mbm_run_outcome outcome;
+	char	   *first = NULL,
+			   *short_pass = NULL,
+			   *long_pass = NULL;
+	long long	count,
+				short_count = 0,
+				long_count = 0;
+
+	outcome = pass(ab, workload, round, &lim, false, &first, &count, err, errlen);
+	if (outcome == RUN_OK)
+		outcome = pass(ab, workload, round, &lim, true, &short_pass, &short_count, err, errlen);
+	lim.events = cell_n2[family][w];
+	if (outcome == RUN_OK)
+		outcome = pass(ab, workload, round, &lim, true, &long_pass, &long_count, err, errlen);
+	if (outcome == RUN_OK)
+		outcome = combine(ab, short_pass, long_pass, long_count - short_count, line, err, errlen);
+	free(first);
+	free(short_pass);
+	free(long_pass);
+	return outcome;
+}
+
+void
+mbm_count_events(int family, int w, long long *n1, long long *n2)
+{
+	*n1 = cell_n1[family][w];
+	*n2 = cell_n2[family][w];
+}

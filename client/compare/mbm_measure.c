@@ -1,0 +1,166 @@
+/*
+ * mbm_measure.c — one measurement on a server the runner started and that
+ * is up: bench_run() in a Postgres, this program's mysql driver against a
+ * MariaDB or MySQL.  Either way the run's row comes back as one JSON line,
+ * as runs.jsonl and the results database take it.  A timed run and each
+ * step of a counted one (mbm_count.c) differ only in their limits.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
+int
+mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *err, size_t errlen)
+{
+	char		sock[200],
+				user[96],
+				tables[32],
+				size[48],
+				log[1100];
+	char	   *argv[32];
+	int			n = 0,
+				i;
+	mbm_spawn	how = {NULL, NULL, log};
+
+	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
+	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
+	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
+	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
+	snprintf(log, sizeof(log), "%s/client.log", progress.logdir);
+	argv[n++] = "/proc/self/exe";
+	argv[n++] = "--db-driver=mysql";
+	argv[n++] = sock;
+	argv[n++] = user;
+	argv[n++] = "--mysql-db=sbtest";
+	argv[n++] = tables;
+	argv[n++] = size;
+	for (i = 0; i < nextra && n < 31; i++)
+		argv[n++] = (char *) extra[i];
+	argv[n] = NULL;
+	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
+	return mbm_proc_run(argv, &how, err, errlen);
+}
+
+/* One run on the Postgres server that is up: bench_run() in it; its row as JSON into *line. */
+mbm_run_outcome
+mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round, const mbm_limits *lim,
+			   char **line, char *err, size_t errlen)
+{
+	char		seconds[32],
+				warmup[32],
+				events[32],
+				clients[16],
+				tables[16],
+				round_text[16],
+				seed[32];
+	const char *params[9];
+	const char *sql = "SELECT (to_jsonb(r) - 'run_id')::text"
+		" FROM bench_run($1, seconds => $2::float8, warmup => $3::float8, clients => $4::int,"
+		" tables => $5::int, label => $6, phase => 'post', round => $7::int, events => $8::bigint,"
+		" seed => $9::bigint) r";
+	PGconn	   *conn;
+	PGresult   *res;
+	PGcancel   *cancel;
+	mbm_run_outcome outcome = RUN_OK;
+
+	snprintf(seconds, sizeof(seconds), "%g", lim->seconds);
+	snprintf(warmup, sizeof(warmup), "%g", lim->warmup);
+	snprintf(events, sizeof(events), "%lld", lim->events);
+	snprintf(clients, sizeof(clients), "%d", rq.clients);
+	snprintf(tables, sizeof(tables), "%d", rq.tables);
+	snprintf(round_text, sizeof(round_text), "%d", round);
+	snprintf(seed, sizeof(seed), "%lld", rq.seed);
+	params[0] = workload;
+	params[1] = seconds;
+	params[2] = warmup;
+	params[3] = clients;
+	params[4] = tables;
+	params[5] = b->label;
+	params[6] = round_text;
+	/* a timed run as before: no event limit, the server's own seed */
+	params[7] = lim->events > 0 ? events : NULL;
+	params[8] = lim->seeded ? seed : NULL;
+	conn = mbm_pg_connect(&run_pg_server, "microbench", err, errlen);
+	if (conn == NULL)
+		return RUN_FAILED;
+	cancel = PQgetCancel(conn);
+	mbm_proc_set_cancel(cancel);
+	res = mbm_proc_stop_signal() ? NULL : PQexecParams(conn, sql, 9, NULL, params, NULL, NULL, 0);
+	mbm_proc_set_cancel(NULL);
+	PQfreeCancel(cancel);
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		*line = strdup(PQgetvalue(res, 0, 0));
+	else
+	{
+		snprintf(err, errlen, "%s", res ? PQresultErrorMessage(res) : "interrupted");
+		err[strcspn(err, "\n")] = '\0';
+		outcome = RUN_FAILED;
+	}
+	PQclear(res);
+	PQfinish(conn);
+	return outcome;
+}
+
+/* One run on the MariaDB or MySQL server that is up: the client's run, its JSON line into *line. */
+mbm_run_outcome
+mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_limits *lim,
+			   char **line, char *err, size_t errlen)
+{
+	char		threads[32],
+				time_s[48],
+				warmup[48],
+				events[48],
+				seed[48],
+				label[128],
+				round_text[32],
+				file[200],
+				results_file[220];
+	const char *extra[12];
+	int			n = 0;
+	FILE	   *f;
+	char		buf[65536];
+
+	snprintf(threads, sizeof(threads), "--threads=%d", rq.clients);
+	snprintf(time_s, sizeof(time_s), "--time=%g", lim->seconds);
+	snprintf(warmup, sizeof(warmup), "--warmup-time=%g", lim->warmup);
+	snprintf(events, sizeof(events), "--events=%lld", lim->events);
+	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
+	snprintf(label, sizeof(label), "--label=%s", b->label);
+	snprintf(round_text, sizeof(round_text), "--round=%d", round);
+	snprintf(file, sizeof(file), "%s/run.jsonl", progress.workdir);
+	snprintf(results_file, sizeof(results_file), "--results-file=%s", file);
+	extra[n++] = threads;
+	extra[n++] = time_s;
+	extra[n++] = warmup;
+	if (lim->events > 0)
+		extra[n++] = events;
+	if (lim->seeded)
+		extra[n++] = seed;
+	extra[n++] = label;
+	extra[n++] = "--phase=post";
+	extra[n++] = round_text;
+	extra[n++] = results_file;
+	extra[n++] = "run";
+	extra[n++] = workload;
+	unlink(file);
+	if (mbm_my_client(&run_my_server, extra, n, err, errlen) != 0)
+	{
+		snprintf(err + strlen(err), errlen - strlen(err), " (%s/client.log)", progress.logdir);
+		return RUN_FAILED;
+	}
+	if ((f = fopen(file, "r")) == NULL || fgets(buf, sizeof(buf), f) == NULL)
+	{
+		snprintf(err, errlen, "the client recorded no run; see %s/client.log", progress.logdir);
+		if (f)
+			fclose(f);
+		return RUN_FAILED;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	*line = strdup(buf);
+	return RUN_OK;
+}
