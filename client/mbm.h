@@ -68,6 +68,7 @@ typedef struct mbm_options
 	char		ignore_codes[MBM_MAX_IGNORED][MBM_CODE_LEN];
 	char		ignored_text[MBM_MAX_IGNORED * MBM_CODE_LEN];	/* as recorded, "1213,1205,1062" */
 	bool		ps_disable;		/* SQL text with literals instead of prepared statements */
+	bool		no_server_status;	/* --server-status=off: no status or fingerprint reads */
 	double		rate;			/* events per second over all threads; 0: no limit */
 	int64_t		event_limit;	/* measured events; 0: none */
 	int			reconnect;		/* new connection every N events; 0: never */

@@ -238,6 +238,9 @@ mbm_cost_open(const mbm_options *o, mbm_cost_probe *p, char *err, size_t errlen)
 	if (p->monitor == NULL)
 		return -1;
 	p->local = p->driver->server_is_local(p->monitor);
+	/* a note is what keeps mbm_cost_take from reading the status */
+	if (o->no_server_status)
+		snprintf(p->status_note, sizeof(p->status_note), "not read (--server-status=off)");
 	if (p->local)
 		find_datadir_device(o, p);
 	else
@@ -400,7 +403,7 @@ mbm_cost_print(const mbm_result *r)
 char *
 mbm_data_state(mbm_cost_probe *p, const mbm_options *o, const mb_workload *w)
 {
-	if (p->monitor == NULL)
+	if (p->monitor == NULL || o->no_server_status)
 		return NULL;
 	return p->driver->data_state(p->monitor, o, w);
 }

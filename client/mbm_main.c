@@ -80,6 +80,9 @@ usage(FILE *out)
 			"  --events=N           stop after N measured events (with --time, whichever\n"
 			"                       comes first; --time=0: no time limit) [no limit]\n"
 			"  --reconnect=N        each thread connects anew every N events [0: never]\n"
+			"  --server-status=off  no server status counters or data fingerprint read around\n"
+			"                       the window: the server then does the clients' work alone\n"
+			"                       (counted runs under valgrind) [on]\n"
 			"\n"
 			"Suite options:\n"
 			"  --read-time=SECONDS  per read benchmark [60]\n"
@@ -292,7 +295,7 @@ enum
 	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
 	OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
-	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
+	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_SERVER_STATUS, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
 	OPT_DB_DRIVER, OPT_ROUND, OPT_INSTANCE,
 	OPT_DRIVER_FIRST			/* the drivers' options, numbered from here */
 };
@@ -321,6 +324,7 @@ static const struct option core_options[] = {
 	{"ignore-errors", required_argument, NULL, OPT_IGNORE_ERRORS},
 	{"mysql-ignore-errors", required_argument, NULL, OPT_IGNORE_ERRORS},	/* sysbench's name */
 	{"db-ps-mode", required_argument, NULL, OPT_PS_MODE},
+	{"server-status", required_argument, NULL, OPT_SERVER_STATUS},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"events", required_argument, NULL, OPT_EVENTS},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
@@ -510,6 +514,11 @@ parse_options(int argc, char **argv, mbm_options *o)
 				if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "disable") != 0)
 					bad_input("--db-ps-mode must be auto or disable, not \"%s\"", optarg);
 				o->ps_disable = strcmp(optarg, "disable") == 0;
+				break;
+			case OPT_SERVER_STATUS:
+				if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0)
+					bad_input("--server-status must be on or off, not \"%s\"", optarg);
+				o->no_server_status = strcmp(optarg, "off") == 0;
 				break;
 			case OPT_RATE:
 				o->rate = parse_rate(optarg);

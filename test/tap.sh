@@ -31,6 +31,19 @@ is() {                      # is HAVE WANT NAME
     fi
 }
 
+like() {                    # like HAVE REGEX NAME (grep -E)
+    local have=$1 re=$2; shift 2
+    tap_count=$((tap_count + 1))
+    if grep -qE -e "$re" <<<"$have"; then
+        echo "ok $tap_count - $*"
+    else
+        echo "not ok $tap_count - $*"
+        echo "#   have: $have"
+        echo "#   want: /$re/"
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+
 done_testing() {
     echo "1..$tap_count"
     [ "$tap_failed" -eq 0 ]

@@ -320,7 +320,7 @@ typedef struct mbm_limits
 	double		seconds;		/* the window */
 	double		warmup;
 	long long	events;			/* > 0: the window ends after this many */
-	bool		seeded;			/* --seed's random sequence, not the server's */
+	bool		counted;		/* a counted pass: --seed's sequence; the server does the client's work alone */
 } mbm_limits;
 extern mbm_run_outcome mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round,
 									  const mbm_limits *lim, char **line, char *err, size_t errlen);

@@ -83,7 +83,7 @@ mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round, const mbm_
 	params[6] = round_text;
 	/* a timed run as before: no event limit, the server's own seed */
 	params[7] = lim->events > 0 ? events : NULL;
-	params[8] = lim->seeded ? seed : NULL;
+	params[8] = lim->counted ? seed : NULL;
 	conn = mbm_pg_connect(&run_pg_server, "microbench", err, errlen);
 	if (conn == NULL)
 		return RUN_FAILED;
@@ -119,7 +119,7 @@ mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_
 				round_text[32],
 				file[200],
 				results_file[220];
-	const char *extra[12];
+	const char *extra[13];
 	int			n = 0;
 	FILE	   *f;
 	char		buf[65536];
@@ -138,8 +138,12 @@ mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_
 	extra[n++] = warmup;
 	if (lim->events > 0)
 		extra[n++] = events;
-	if (lim->seeded)
+	if (lim->counted)
+	{
 		extra[n++] = seed;
+		/* no status or fingerprint reads: the server does the client's work alone */
+		extra[n++] = "--server-status=off";
+	}
 	extra[n++] = label;
 	extra[n++] = "--phase=post";
 	extra[n++] = round_text;

@@ -258,7 +258,7 @@ mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const c
 			 char *err, size_t errlen)
 {
 	char	   *argv[64];
-	char		opts[16][1100];
+	char		opts[20][1100];
 	int			n = 0;
 	mbm_options o;
 	char		what[1200];
