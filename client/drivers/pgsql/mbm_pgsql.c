@@ -682,17 +682,7 @@ mbm_pgsql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char
 	if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
 		first_missing = atoi(PQgetvalue(res, 0, 0));
 	PQclear(res);
-	if (first_missing == 0)
-		return 0;
-	*missing = true;
-	if (first_missing == 1)
-		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
-				 PQdb(conn->pg));
-	else
-		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
-				 " run prepare with --tables=%d", first_missing, PQdb(conn->pg), o->tables,
-				 o->tables);
-	return -1;
+	return mbm_tables_missing(o, PQdb(conn->pg), first_missing, missing, err, errlen);
 }
 
 /* ---- costs ---- */
