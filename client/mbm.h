@@ -125,7 +125,10 @@ typedef struct mbm_table_loader
 	 */
 	int			(*begin) (const mbm_options *o, void *arg, mbm_conn *conn, char *err,
 						  size_t errlen);
-	/* a connection for loading, set up for it: NULL with err set */
+	/*
+	 * A connection for loading, set up for it: NULL with err set.  NULL:
+	 * mbm_connect_bulk()'s as it is.
+	 */
 	mbm_conn   *(*connect) (const mbm_options *o, void *arg, char *err, size_t errlen);
 	/*
 	 * Create sbtest<table> and load it with the rows of stream table of
@@ -161,6 +164,8 @@ extern mbm_conn *mbm_connect(const mbm_options *o, char *err, size_t errlen);
 /* The same, giving up on connect, reads and writes after timeout_s seconds. */
 extern mbm_conn *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
 									 char *err, size_t errlen);
+/* A connection on which load_stream may run; NULL with err set. */
+extern mbm_conn *mbm_connect_bulk(const mbm_options *o, char *err, size_t errlen);
 /* A statement as text through the options' driver; 0 or -1 with err set. */
 extern int	mbm_query(const mbm_options *o, mbm_conn *conn, const char *sql,
 					  char *err, size_t errlen);
@@ -174,7 +179,7 @@ extern int	mbm_query_value(const mbm_options *o, mbm_conn *conn, const char *sql
 typedef struct mbm_worker
 {
 	atomic_bool running;		/* true from before the thread starts to its end */
-	atomic_ulong conn_id;		/* the server's id of its session (driver session_id), 0 if none */
+	atomic_ulong conn_id;		/* the server's id of its session (mbm_session_id()), 0 if none */
 } mbm_worker;
 
 /*

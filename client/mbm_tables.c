@@ -82,9 +82,12 @@ loader_main(void *arg)
 
 	if (o->driver->thread_init)
 		o->driver->thread_init();
-	conn = sh->tl->connect(o, sh->arg, l->error, sizeof(l->error));
+	if (sh->tl->connect)
+		conn = sh->tl->connect(o, sh->arg, l->error, sizeof(l->error));
+	else
+		conn = mbm_connect_bulk(o, l->error, sizeof(l->error));
 	if (conn)
-		atomic_store(&l->worker.conn_id, o->driver->session_id(conn));
+		atomic_store(&l->worker.conn_id, mbm_session_id(conn));
 	else
 		l->failed = true;
 	while (!l->failed && !atomic_load(&sh->stop))

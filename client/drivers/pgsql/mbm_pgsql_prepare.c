@@ -101,12 +101,6 @@ load_table(const mbm_options *o, void *arg, mbm_conn *conn, int table, uint64_t 
 	return mbm_load_step(o, conn, stop, "COMMIT", err, errlen);
 }
 
-static mbm_conn *
-loader_connect(const mbm_options *o, void *arg, char *err, size_t errlen)
-{
-	return o->driver->connect_bulk(o, err, errlen);
-}
-
 /*
  * The schema the tables go in, current_schema() as bench_prepare takes it,
  * quoted by the server as an identifier for the statements; 0, or -1 with
@@ -196,11 +190,11 @@ begin_load(const mbm_options *o, void *arg, mbm_conn *conn, char *err, size_t er
 	return drop_tables_from(o, conn, schema, o->tables + 1, err, errlen);
 }
 
-/* The loaders' arg is the schema, quoted. */
+/* The loaders' arg is the schema, quoted; any connection of theirs may COPY. */
 int
 mbm_pgsql_prepare(const mbm_options *o)
 {
-	static const mbm_table_loader tl = {begin_load, loader_connect, load_table, MBM_SCHEMA_LEN};
+	static const mbm_table_loader tl = {begin_load, NULL, load_table, MBM_SCHEMA_LEN};
 	int			rc = mbm_load_tables(o, &tl);
 
 	if (rc == MBM_EXIT_OK)
@@ -291,3 +285,6 @@ mbm_pgsql_maintain(const mbm_options *o)
 	fflush(stdout);
 	return MBM_EXIT_OK;
 }
+
+/* what maintain does, as the suite's progress names the step */
+const char mbm_pgsql_maintain_title[] = "VACUUM ANALYZE + CHECKPOINT";
