@@ -113,18 +113,23 @@ extern unsigned int mbm_row_source_read(void *arg, char *buf, unsigned int len);
 
 /*
  * What a driver's prepare does for each table, on a connection of its
- * loader thread; arg is the driver's, shared by every loader.
+ * loader thread.  arg is the driver's, shared by every loader: arg_size
+ * bytes, zeroed, that mbm_load_tables() allocates and frees once no loader
+ * uses it any more (an abandoned one still does: then never).
  */
 typedef struct mbm_table_loader
 {
 	/*
 	 * What comes before any table, on a connection of its own (drop the
-	 * tables beyond --tables, find where they go ...): 0, or -1 with err
-	 * set.  NULL: nothing.
+	 * tables beyond --tables, find where they go, set up arg ...): 0, or
+	 * -1 with err set.  NULL: nothing.
 	 */
 	int			(*begin) (const mbm_options *o, void *arg, mbm_conn *conn, char *err,
 						  size_t errlen);
-	/* a connection for loading, set up for it: NULL with err set */
+	/*
+	 * A connection for loading, set up for it: NULL with err set.  NULL:
+	 * mbm_connect_bulk()'s as it is.
+	 */
 	mbm_conn   *(*connect) (const mbm_options *o, void *arg, char *err, size_t errlen);
 	/*
 	 * Create sbtest<table> and load it with the rows of stream table of
@@ -133,7 +138,7 @@ typedef struct mbm_table_loader
 	 */
 	int			(*load_table) (const mbm_options *o, void *arg, mbm_conn *conn, int table,
 							   uint64_t seed, atomic_bool *stop, char *err, size_t errlen);
-	void	   *arg;
+	size_t		arg_size;
 } mbm_table_loader;
 
 /*
@@ -145,6 +150,13 @@ extern int	mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl);
 /* One statement of a table's load, unless *stop is set; 0, or -1 with err set. */
 extern int	mbm_load_step(const mbm_options *o, mbm_conn *conn, atomic_bool *stop,
 						  const char *sql, char *err, size_t errlen);
+/*
+ * The end of a driver's check_tables: 0 when first_missing is 0 (every
+ * table is there), else -1, *missing set, and err naming the table that
+ * database db lacks and the prepare that makes it.
+ */
+extern int	mbm_tables_missing(const mbm_options *o, const char *db, int first_missing,
+							   bool *missing, char *err, size_t errlen);
 
 /* ---- mbm_driver.c ---- */
 
@@ -153,6 +165,8 @@ extern mbm_conn *mbm_connect(const mbm_options *o, char *err, size_t errlen);
 /* The same, giving up on connect, reads and writes after timeout_s seconds. */
 extern mbm_conn *mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s,
 									 char *err, size_t errlen);
+/* A connection on which load_stream may run; NULL with err set. */
+extern mbm_conn *mbm_connect_bulk(const mbm_options *o, char *err, size_t errlen);
 /* A statement as text through the options' driver; 0 or -1 with err set. */
 extern int	mbm_query(const mbm_options *o, mbm_conn *conn, const char *sql,
 					  char *err, size_t errlen);
@@ -166,7 +180,7 @@ extern int	mbm_query_value(const mbm_options *o, mbm_conn *conn, const char *sql
 typedef struct mbm_worker
 {
 	atomic_bool running;		/* true from before the thread starts to its end */
-	atomic_ulong conn_id;		/* the server's id of its session (driver session_id), 0 if none */
+	atomic_ulong conn_id;		/* the server's id of its session (mbm_session_id()), 0 if none */
 } mbm_worker;
 
 /*

@@ -1,7 +1,7 @@
 /*
  * mbm_driver.c — the few calls every module makes through the options'
- * driver (connect, a statement as text, one value), and the program's name
- * for messages.
+ * driver (connect, for a bulk load too, a statement as text, one value),
+ * and the program's name for messages.
  */
 #include "mbm.h"
 
@@ -20,6 +20,14 @@ mbm_conn *
 mbm_connect_timeout(const mbm_options *o, unsigned int timeout_s, char *err, size_t errlen)
 {
 	return o->driver->connect(o, timeout_s, err, errlen);
+}
+
+mbm_conn *
+mbm_connect_bulk(const mbm_options *o, char *err, size_t errlen)
+{
+	if (o->driver->connect_bulk == NULL)
+		return o->driver->connect(o, 0, err, errlen);
+	return o->driver->connect_bulk(o, err, errlen);
 }
 
 int

@@ -43,11 +43,13 @@ typedef struct mbm_stmt mbm_stmt;
 /*
  * What every driver's mbm_conn begins with, so that the core reads it
  * without asking the driver: the code of the connection's last failure
- * ("" if none), which each operation that fails sets.
+ * ("" if none), which each operation that fails sets, and the server's id
+ * of the session, which connect sets and cancel_format names (0: none).
  */
 typedef struct mbm_conn_head
 {
 	char		last_code[MBM_CODE_LEN];
+	unsigned long session_id;
 } mbm_conn_head;
 
 /* The code of conn's last failure (a C struct's first member shares its address). */
@@ -55,6 +57,13 @@ static inline const char *
 mbm_error_code(const mbm_conn *conn)
 {
 	return ((const mbm_conn_head *) conn)->last_code;
+}
+
+/* The server's id of conn's session, what a stop cancels its statement by. */
+static inline unsigned long
+mbm_session_id(const mbm_conn *conn)
+{
+	return ((const mbm_conn_head *) conn)->session_id;
 }
 
 /* What the server says about itself, for the result row. */
@@ -105,21 +114,35 @@ typedef struct mbm_driver_option
 	int			id;
 } mbm_driver_option;
 
+/*
+ * How --ignore-errors and its messages speak of a DBMS's error codes; the
+ * two that may be NULL stand for another member, so that no driver writes
+ * one text twice.
+ */
+typedef struct mbm_code_words
+{
+	const char *title;			/* what a code is: "MySQL error number", "SQLSTATE" */
+	const char *noun;			/* a code in a sentence ("error"); NULL: title */
+	const char *default_ignored;	/* --ignore-errors when not given */
+	const char *example;		/* for the hint of a bad one; NULL: default_ignored */
+} mbm_code_words;
+
+/*
+ * A driver's table.  Its texts stand beside what they describe, each filled
+ * in by the naming convention of MBM_DRIVER_OPERATIONS and MBM_DRIVER_OWN
+ * below, so that a driver's own table says only who it is.
+ */
 typedef struct mbm_driver
 {
 	const char *name;			/* "mysql" or "pgsql" */
 	const char *dbms_title;		/* for messages: "MySQL" or "Postgres" */
-	const char *code_title;		/* what an error code is: "MySQL error number", "SQLSTATE" */
-	const char *code_noun;		/* an error code in a sentence: "error", "SQLSTATE" */
-	const char *default_ignored;	/* --ignore-errors when not given */
-	const char *code_example;	/* for the hint of a bad --ignore-errors */
-	const char *never_ignored_why;	/* which codes always stop a run, and why */
+	mb_placeholder_style placeholder;
+	const mbm_code_words *codes;	/* for --ignore-errors and its messages */
 	/* the statement that cancels session %lu's current statement */
 	const char *cancel_format;
 	const char *cancel_title;	/* what it is, for messages: "KILL QUERY" */
 	const char *maintain_title; /* what cmd_maintain does, for the suite's progress */
 	const char *password_from;	/* where the password comes from, for messages */
-	mb_placeholder_style placeholder;
 
 	/*
 	 * Its options, ending with a NULL name; parse_option takes the value of
@@ -140,19 +163,21 @@ typedef struct mbm_driver
 	void		(*thread_init) (void);
 	void		(*thread_end) (void);
 
-	/* whether text is a code of this DBMS; whether it may never be ignored */
+	/*
+	 * Whether text is a code of this DBMS; NULL, or why it may never be
+	 * ignored (which codes always stop a run), for the refusal's message.
+	 */
 	bool		(*code_valid) (const char *code);
-	bool		(*code_never_ignored) (const char *code);
+	const char *(*code_never_ignored) (const char *code);
 
 	/*
 	 * Connect with the driver's settings (its options); timeout_s 0: the
-	 * library's.  NULL with a one-line reason in err.
+	 * library's.  NULL with a one-line reason in err.  close takes a
+	 * connection, never NULL.
 	 */
 	mbm_conn   *(*connect) (const struct mbm_options *o, unsigned int timeout_s,
 							char *err, size_t errlen);
 	void		(*close) (mbm_conn *conn);
-	/* the server's id of the session, what cancel_format names (0: none) */
-	unsigned long (*session_id) (mbm_conn *conn);
 
 	/* a statement as text, its result read and discarded: 0 or -1 */
 	int			(*query) (mbm_conn *conn, const char *sql, char *err, size_t errlen);
@@ -193,8 +218,9 @@ typedef struct mbm_driver
 								 char *err, size_t errlen);
 
 	/*
-	 * Bulk loading, for prepare: a connection on which load_stream may run,
-	 * and load_stream: sql (LOAD DATA LOCAL INFILE, COPY ... FROM STDIN)
+	 * Bulk loading, for prepare: a connection on which load_stream may run
+	 * (NULL: any connection may; mbm_connect_bulk() asks for one either
+	 * way), and load_stream: sql (LOAD DATA LOCAL INFILE, COPY ... FROM STDIN)
 	 * with its data made on the fly by read(arg, ...), never a file.  The
 	 * rows loaded, MBM_LOAD_REFUSED (the server does not allow it; nothing
 	 * was loaded; err says why), or -1 with err set.
@@ -224,29 +250,31 @@ typedef struct mbm_driver
 } mbm_driver;
 
 /*
- * A driver's table names its functions by convention: the thin operations
- * as OPS_connect, OPS_query, ... (its own statics), and what its other
- * files give (options, commands, the counters its summary shows) as
- * OWN_options, OWN_prepare, ...; these two fill those members.
+ * A driver's table names its members by convention: the thin operations
+ * and the texts beside them as OPS_connect, OPS_query, OPS_codes, ... (its
+ * own statics), and what its other files give (options, commands, the
+ * counters its summary shows, and their texts) as OWN_options,
+ * OWN_prepare, ...; these two fill those members.
  */
 #define MBM_DRIVER_OPERATIONS(OPS) \
 	.library_init = OPS##_library_init, \
+	.codes = &OPS##_codes, \
 	.code_valid = OPS##_code_valid, .code_never_ignored = OPS##_code_never_ignored, \
-	.connect = OPS##_connect, .close = OPS##_close, \
-	.session_id = OPS##_session_id, \
+	.connect = OPS##_connect, .password_from = OPS##_password_from, .close = OPS##_close, \
+	.cancel_format = OPS##_cancel_format, .cancel_title = OPS##_cancel_title, \
 	.query = OPS##_query, .query_rows = OPS##_query_rows, \
 	.prepare = OPS##_prepare, .execute = OPS##_execute, .stmt_close = OPS##_stmt_close, \
 	.text_execute = OPS##_text_execute, .quote_literal = OPS##_quote_literal, \
-	.server_facts = OPS##_server_facts, \
-	.connect_bulk = OPS##_connect_bulk, .load_stream = OPS##_load_stream, \
+	.server_facts = OPS##_server_facts, .load_stream = OPS##_load_stream, \
 	.server_is_local = OPS##_server_is_local, .status_sql = OPS##_status_sql, \
-	.data_state = OPS##_data_state
+	.datadir_sql = OPS##_datadir_sql, .data_state = OPS##_data_state
 
 #define MBM_DRIVER_OWN(OWN) \
 	.options = OWN##_options, .parse_option = OWN##_parse_option, \
 	.help = OWN##_help, .check_tables = OWN##_check_tables, \
 	.cmd_prepare = OWN##_prepare, .cmd_cleanup = OWN##_cleanup, \
-	.cmd_maintain = OWN##_maintain, .shown_status = OWN##_shown_status
+	.cmd_maintain = OWN##_maintain, .maintain_title = OWN##_maintain_title, \
+	.shown_status = OWN##_shown_status
 
 /* What a driver's other files give its table (MBM_DRIVER_OWN), declared. */
 #define MBM_DRIVER_OWN_DECLARATIONS(OWN) \
@@ -257,7 +285,8 @@ typedef struct mbm_driver
 								   bool *missing, char *err, size_t errlen); \
 	extern int	OWN##_prepare(const struct mbm_options *o); \
 	extern int	OWN##_cleanup(const struct mbm_options *o); \
-	extern int	OWN##_maintain(const struct mbm_options *o)
+	extern int	OWN##_maintain(const struct mbm_options *o); \
+	extern const char OWN##_maintain_title[]
 
 /* ---- drivers/mbm_drivers.c: the drivers there are ---- */
 

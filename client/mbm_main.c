@@ -150,11 +150,13 @@ static void
 parse_ignore_errors(const char *text, mbm_options *o)
 {
 	const mbm_driver *d = o->driver;
+	const mbm_code_words *words = d->codes;
 	char	   *copy = strdup(text);
 	char	   *save = NULL;
 	char	   *item;
 	size_t		used = 0;
 	char		msg[512];
+	const char *why;
 
 	o->n_ignored = 0;
 	o->ignored_text[0] = '\0';
@@ -178,14 +180,14 @@ parse_ignore_errors(const char *text, mbm_options *o)
 		if (len >= MBM_CODE_LEN || !d->code_valid(item))
 		{
 			snprintf(msg, sizeof(msg), "--ignore-errors takes %ss such as %s (or none)"
-					 " with --db-driver=%s, not \"%.64s\"", d->code_title, d->code_example,
-					 d->name, item);
+					 " with --db-driver=%s, not \"%.64s\"", words->title,
+					 words->example ? words->example : words->default_ignored, d->name, item);
 			bad_input("%s", msg);
 		}
-		if (d->code_never_ignored(item))
+		if ((why = d->code_never_ignored(item)) != NULL)
 		{
 			snprintf(msg, sizeof(msg), "--ignore-errors: %s %s cannot be ignored: %s",
-					 d->code_noun, item, d->never_ignored_why);
+					 words->noun ? words->noun : words->title, item, why);
 			bad_input("%s", msg);
 		}
 		for (i = 0; i < o->n_ignored; i++)
@@ -557,7 +559,7 @@ parse_options(int argc, char **argv, mbm_options *o)
 				 given->driver->name);
 		bad_input("%s", msg);
 	}
-	parse_ignore_errors(ignore_errors ? ignore_errors : o->driver->default_ignored, o);
+	parse_ignore_errors(ignore_errors ? ignore_errors : o->driver->codes->default_ignored, o);
 	if (o->time_s == 0 && o->event_limit == 0)
 		bad_input("%s", "--time=0 means no time limit, which needs --events=N to end the run");
 	if (o->results_db)

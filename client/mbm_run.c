@@ -343,7 +343,7 @@ open_session(mbm_client *c, mb_bind_ctx *bind, mbm_plans *plans)
 
 	if (conn == NULL)
 		return NULL;
-	atomic_store(&c->worker.conn_id, d->session_id(conn));
+	atomic_store(&c->worker.conn_id, mbm_session_id(conn));
 	atomic_fetch_add(&c->sessions, 1);
 	if (prepare_plans(c, conn, bind, plans) != 0)
 	{

@@ -6,7 +6,10 @@
  * thread and one connection each, up to --threads at once, each taking the
  * next table until none is left.  Table N gets stream N of one seed
  * (--rand-seed, else the clock when prepare starts), so a table's rows do
- * not depend on which loader took it or when.
+ * not depend on which loader took it or when.  What the loaders share,
+ * the driver's part of it too, is kept here until the last has ended, so
+ * that no driver has to know when that is.  And every driver's check for
+ * the tables ends here, in one wording of what is missing.
  *
  * SIGINT or SIGTERM stops the loaders between statements (*stop, which a
  * driver's row stream also watches, so a load's data ends early), and a
@@ -25,6 +28,7 @@ typedef struct load_shared
 {
 	const mbm_options *o;
 	const mbm_table_loader *tl;
+	void	   *arg;			/* the driver's (tl->arg_size bytes) */
 	uint64_t	seed;
 	atomic_int	next_table;
 	atomic_int	loaded;			/* tables completely loaded */
@@ -52,6 +56,22 @@ mbm_load_step(const mbm_options *o, mbm_conn *conn, atomic_bool *stop, const cha
 	return mbm_query(o, conn, sql, err, errlen);
 }
 
+int
+mbm_tables_missing(const mbm_options *o, const char *db, int first_missing, bool *missing,
+				   char *err, size_t errlen)
+{
+	*missing = first_missing != 0;
+	if (first_missing == 0)
+		return 0;
+	if (first_missing == 1)
+		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
+				 db);
+	else
+		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
+				 " run prepare with --tables=%d", first_missing, db, o->tables, o->tables);
+	return -1;
+}
+
 static void *
 loader_main(void *arg)
 {
@@ -62,9 +82,12 @@ loader_main(void *arg)
 
 	if (o->driver->thread_init)
 		o->driver->thread_init();
-	conn = sh->tl->connect(o, sh->tl->arg, l->error, sizeof(l->error));
+	if (sh->tl->connect)
+		conn = sh->tl->connect(o, sh->arg, l->error, sizeof(l->error));
+	else
+		conn = mbm_connect_bulk(o, l->error, sizeof(l->error));
 	if (conn)
-		atomic_store(&l->worker.conn_id, o->driver->session_id(conn));
+		atomic_store(&l->worker.conn_id, mbm_session_id(conn));
 	else
 		l->failed = true;
 	while (!l->failed && !atomic_load(&sh->stop))
@@ -73,7 +96,7 @@ loader_main(void *arg)
 
 		if (table > o->tables)
 			break;
-		if (sh->tl->load_table(o, sh->tl->arg, conn, table, sh->seed, &sh->stop,
+		if (sh->tl->load_table(o, sh->arg, conn, table, sh->seed, &sh->stop,
 							   l->error, sizeof(l->error)) != 0)
 		{
 			l->failed = true;
@@ -101,18 +124,20 @@ mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl)
 	loader	   *loaders = calloc(nthreads, sizeof(loader));
 	mbm_worker **workers = calloc(nthreads, sizeof(mbm_worker *));
 	load_shared *sh = calloc(1, sizeof(load_shared));
+	void	   *arg = calloc(1, tl->arg_size > 0 ? tl->arg_size : 1);
 	int			started = 0;
 	int			loaded;
 	bool		all_ended;
 	int			i;
 	int			rc = MBM_EXIT_OK;
 
-	if (loaders == NULL || workers == NULL || sh == NULL)
+	if (loaders == NULL || workers == NULL || sh == NULL || arg == NULL)
 	{
 		fprintf(stderr, "%s: prepare failed: out of memory\n", mbm_progname);
 		free(loaders);
 		free(workers);
 		free(sh);
+		free(arg);
 		return MBM_EXIT_FAILED;
 	}
 	if (tl->begin != NULL)
@@ -120,7 +145,7 @@ mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl)
 		char		err[512];
 		mbm_conn   *conn = mbm_connect(o, err, sizeof(err));
 
-		if (conn == NULL || tl->begin(o, tl->arg, conn, err, sizeof(err)) != 0)
+		if (conn == NULL || tl->begin(o, arg, conn, err, sizeof(err)) != 0)
 		{
 			fprintf(stderr, "%s: %s\n", mbm_progname, err);
 			if (conn)
@@ -128,10 +153,12 @@ mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl)
 			free(loaders);
 			free(workers);
 			free(sh);
+			free(arg);
 			return conn == NULL ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
 		}
 		o->driver->close(conn);
 	}
+	sh->arg = arg;
 	sh->o = o;
 	sh->tl = tl;
 	sh->seed = o->seeded ? o->seed : (uint64_t) time(NULL);
@@ -179,6 +206,7 @@ mbm_load_tables(const mbm_options *o, const mbm_table_loader *tl)
 	if (all_ended)
 	{
 		free(loaders);
+		free(sh->arg);
 		free(sh);
 	}
 	free(workers);

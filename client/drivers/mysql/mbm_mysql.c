@@ -68,12 +68,41 @@ connection_gone(unsigned int code)
 	}
 }
 
-static bool
-never_ignored(unsigned int code)
+/*
+ * The library's own errors (2000-2999: the server unreached or lost), a
+ * connection that is gone, and 1317 ER_QUERY_INTERRUPTED, KILL QUERY, which
+ * is how a run is stopped.
+ */
+static const char *
+my_code_never_ignored(const char *code)
 {
-	/* 1317 ER_QUERY_INTERRUPTED: KILL QUERY, which is how a run is stopped */
-	return (code >= 2000 && code <= 2999) || connection_gone(code) || code == 1317;
+	unsigned int n = (unsigned int) strtoul(code, NULL, 10);
+
+	if ((n >= 2000 && n <= 2999) || connection_gone(n) || n == 1317)
+		return "client and connection errors (2000-2999), shutdown and KILL always"
+			" stop a run";
+	return NULL;
 }
+
+/* Error numbers are decimal, 1 to 65535. */
+static bool
+my_code_valid(const char *code)
+{
+	size_t		n = strspn(code, "0123456789");
+	unsigned long v;
+
+	if (n == 0 || n > 5 || code[n] != '\0')
+		return false;
+	v = strtoul(code, NULL, 10);
+	return v >= 1 && v <= 65535;
+}
+
+/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
+static const mbm_code_words my_codes = {
+	.title = "MySQL error number",
+	.noun = "error",
+	.default_ignored = "1213,1205,1062",
+};
 
 static void
 set_error(char *err, size_t errlen, const char *what, const char *detail)
@@ -153,6 +182,16 @@ set_infile_source(MYSQL *conn, infile_source *src)
 								   infile_error, src);
 }
 
+/*
+ * A stop cancels a session's statement by its thread id, which connecting
+ * keeps in the head: the statement ends, the session stays.
+ */
+static const char my_cancel_format[] = "KILL QUERY %lu";
+static const char my_cancel_title[] = "KILL QUERY";
+
+/* where connect_with() finds the password, never an option (ps would show it) */
+static const char my_password_from[] = "MYSQL_PWD or --defaults-file";
+
 static mbm_conn *
 connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 			 char *err, size_t errlen)
@@ -211,6 +250,7 @@ connect_with(const mbm_options *o, bool local_infile, unsigned int timeout_s,
 		return NULL;
 	}
 	c->my = conn;
+	c->head.session_id = mysql_thread_id(conn);
 	return c;
 }
 
@@ -233,16 +273,8 @@ my_connect_bulk(const mbm_options *o, char *err, size_t errlen)
 static void
 my_close(mbm_conn *conn)
 {
-	if (conn == NULL)
-		return;
 	mysql_close(conn->my);
 	free(conn);
-}
-
-static unsigned long
-my_session_id(mbm_conn *conn)
-{
-	return mysql_thread_id(conn->my);
 }
 
 /*
@@ -572,25 +604,6 @@ my_server_facts(mbm_conn *conn, mbm_server_facts *f, char *err, size_t errlen)
 	return 0;
 }
 
-/* Error numbers are decimal, 1 to 65535. */
-static bool
-my_code_valid(const char *code)
-{
-	size_t		n = strspn(code, "0123456789");
-	unsigned long v;
-
-	if (n == 0 || n > 5 || code[n] != '\0')
-		return false;
-	v = strtoul(code, NULL, 10);
-	return v >= 1 && v <= 65535;
-}
-
-static bool
-my_code_never_ignored(const char *code)
-{
-	return never_ignored((unsigned int) strtoul(code, NULL, 10));
-}
-
 static int
 my_library_init(void)
 {
@@ -642,6 +655,8 @@ my_status_sql(mbm_conn *conn)
 {
 	return "SHOW GLOBAL STATUS";
 }
+
+static const char my_datadir_sql[] = "SELECT @@datadir";
 
 /*
  * The server counters the summary divides by queries, those the server has.
@@ -785,22 +800,10 @@ my_data_state(mbm_conn *monitor, const mbm_options *o, const mb_workload *w)
 const mbm_driver mbm_mysql_driver = {
 	.name = "mysql",
 	.dbms_title = "MySQL",
-	.code_title = "MySQL error number",
-	.code_noun = "error",
-	/* what concurrent writers cause: deadlock, lock wait timeout, duplicate key */
-	.default_ignored = "1213,1205,1062",
-	.code_example = "1213,1205,1062",
-	/* my_code_never_ignored()'s, in words */
-	.never_ignored_why = "client and connection errors (2000-2999), shutdown and KILL always"
-	" stop a run",
-	/* the statement ends, the session stays */
-	.cancel_format = "KILL QUERY %lu",
-	.cancel_title = "KILL QUERY",
-	.maintain_title = "ANALYZE TABLE + dirty page flush",
-	.password_from = "MYSQL_PWD or --defaults-file",
 	.placeholder = MB_PLACEHOLDER_QMARK,
-	.datadir_sql = "SELECT @@datadir",
 	MBM_DRIVER_OPERATIONS(my),
+	/* LOAD DATA LOCAL on the loaders' connections only; a library set up per thread */
+	.connect_bulk = my_connect_bulk,
 	.library_end = my_library_end, .thread_init = my_thread_init, .thread_end = my_thread_end,
 	MBM_DRIVER_OWN(mbm_mysql),
 };

@@ -58,7 +58,7 @@
 #define MBM_COMMIT_ROWS 100000
 
 
-/* What the loaders share (mbm_table_loader's arg). */
+/* What the loaders share (mbm_table_loader's arg), set up by begin_load(). */
 typedef struct mysql_load
 {
 	const char *load_charset;	/* LOAD DATA's CHARACTER SET for this database */
@@ -321,34 +321,28 @@ drop_tables_from(const mbm_options *o, mbm_conn *conn, int first, char *err, siz
 	}
 }
 
-/* Before the loaders: no stale sbtestN beyond --tables, and LOAD DATA's character set. */
+/*
+ * Before the loaders: no stale sbtestN beyond --tables, LOAD DATA's
+ * character set, and LOCAL tried first.
+ */
 static int
 begin_load(const mbm_options *o, void *arg, mbm_conn *conn, char *err, size_t errlen)
 {
+	mysql_load *ml = arg;
+
+	atomic_init(&ml->use_local, true);
+	atomic_init(&ml->noted, false);
 	if (drop_tables_from(o, conn, o->tables + 1, err, errlen) != 0)
 		return -1;
-	return choose_load_charset(o, arg, conn, err, errlen);
+	return choose_load_charset(o, ml, conn, err, errlen);
 }
 
 int
 mbm_mysql_prepare(const mbm_options *o)
 {
-	/* with the loaders, on the heap: an abandoned loader still uses it */
-	mysql_load *ml = calloc(1, sizeof(mysql_load));
-	mbm_table_loader tl = {begin_load, loader_connect, load_table, ml};
-	int			rc;
+	static const mbm_table_loader tl = {begin_load, loader_connect, load_table, sizeof(mysql_load)};
 
-	if (ml == NULL)
-	{
-		fprintf(stderr, "%s: prepare failed: out of memory\n", mbm_progname);
-		return MBM_EXIT_FAILED;
-	}
-	atomic_init(&ml->use_local, true);
-	atomic_init(&ml->noted, false);
-	rc = mbm_load_tables(o, &tl);
-	if (!mbm_stop_abandoned())
-		free(ml);
-	return rc;
+	return mbm_load_tables(o, &tl);
 }
 
 typedef struct tables_seen
@@ -390,17 +384,7 @@ mbm_mysql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char
 		if (!have[t])
 			first_missing = t;
 	free(have);
-	if (first_missing == 0)
-		return 0;
-	*missing = true;
-	if (first_missing == 1)
-		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
-				 mbm_mysql_settings.db);
-	else
-		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
-				 " run prepare with --tables=%d", first_missing, mbm_mysql_settings.db, o->tables,
-				 o->tables);
-	return -1;
+	return mbm_tables_missing(o, mbm_mysql_settings.db, first_missing, missing, err, errlen);
 }
 
 int
@@ -528,3 +512,6 @@ mbm_mysql_maintain(const mbm_options *o)
 	o->driver->close(mc);
 	return mbm_stop_signal() != 0 ? 128 + mbm_stop_signal() : MBM_EXIT_OK;
 }
+
+/* what maintain does, as the suite's progress names the step */
+const char mbm_mysql_maintain_title[] = "ANALYZE TABLE + dirty page flush";

@@ -150,6 +150,16 @@ notice_receiver(void *arg, const PGresult *res)
 	}
 }
 
+/*
+ * A stop cancels a session's statement by its backend's pid, which
+ * connecting keeps in the head; any role may cancel its own backends.
+ */
+static const char pg_cancel_format[] = "SELECT pg_cancel_backend(%lu)";
+static const char pg_cancel_title[] = "a cancel";
+
+/* where libpq finds the password, never an option (ps would show it) */
+static const char pg_password_from[] = "PGPASSWORD or ~/.pgpass";
+
 static mbm_conn *
 pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errlen)
 {
@@ -213,30 +223,16 @@ pg_connect(const mbm_options *o, unsigned int timeout_s, char *err, size_t errle
 	}
 	PQsetNoticeReceiver(pg, notice_receiver, NULL);
 	conn->pg = pg;
+	conn->head.session_id = (unsigned long) PQbackendPID(pg);
 	conn->timeout_s = timeout_s;
 	return conn;
-}
-
-/* Any connection may COPY: prepare's loaders take an ordinary one. */
-static mbm_conn *
-pg_connect_bulk(const mbm_options *o, char *err, size_t errlen)
-{
-	return pg_connect(o, 0, err, errlen);
 }
 
 static void
 pg_close(mbm_conn *conn)
 {
-	if (conn == NULL)
-		return;
 	PQfinish(conn->pg);
 	free(conn);
-}
-
-static unsigned long
-pg_session_id(mbm_conn *conn)
-{
-	return (unsigned long) PQbackendPID(conn->pg);
 }
 
 /* ---- statements as text ---- */
@@ -682,17 +678,7 @@ mbm_pgsql_check_tables(mbm_conn *conn, const mbm_options *o, bool *missing, char
 	if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
 		first_missing = atoi(PQgetvalue(res, 0, 0));
 	PQclear(res);
-	if (first_missing == 0)
-		return 0;
-	*missing = true;
-	if (first_missing == 1)
-		snprintf(err, errlen, "table sbtest1 does not exist in database %s: run prepare first",
-				 PQdb(conn->pg));
-	else
-		snprintf(err, errlen, "table sbtest%d does not exist in database %s (--tables=%d):"
-				 " run prepare with --tables=%d", first_missing, PQdb(conn->pg), o->tables,
-				 o->tables);
-	return -1;
+	return mbm_tables_missing(o, PQdb(conn->pg), first_missing, missing, err, errlen);
 }
 
 /* ---- costs ---- */
@@ -760,6 +746,8 @@ pg_status_sql(mbm_conn *conn)
 	return STATUS_DATABASE;
 }
 
+static const char pg_datadir_sql[] = "SELECT current_setting('data_directory')";
+
 /*
  * Per query in the summary: shared buffers hit and read (the pages a query
  * touches and those the OS had to give), tuples returned and fetched (what
@@ -805,6 +793,27 @@ pg_data_state(mbm_conn *conn, const mbm_options *o, const mb_workload *w)
 
 /* ---- error codes ---- */
 
+/*
+ * The classes the extension never ignores (mb_run.c add_ignored): 53
+ * insufficient resources, 57 operator intervention (57014 query_canceled
+ * is how a run is stopped; shutdown, crash, cannot connect now), 58 system
+ * error, XX internal error; and 08, the connection is gone.  What ends a
+ * session or the server's ability to run the next event.
+ */
+static const char *
+pg_code_never_ignored(const char *code)
+{
+	static const char *const classes[] = {"08", "53", "57", "58", "XX"};
+	size_t		i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strncmp(code, classes[i], 2) == 0)
+			return "connection errors (class 08), cancel and shutdown (57), lack of"
+				" resources (53), system errors (58) and internal errors (XX) always"
+				" stop a run";
+	return NULL;
+}
+
 /* A SQLSTATE: five digits or upper-case letters. */
 static bool
 pg_code_valid(const char *code)
@@ -813,23 +822,12 @@ pg_code_valid(const char *code)
 		strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 5;
 }
 
-/*
- * The classes the extension never ignores (mb_run.c add_ignored): 53
- * insufficient resources, 57 operator intervention (57014 query_canceled
- * is how a run is stopped; shutdown, crash, cannot connect now), 58 system
- * error, XX internal error; and 08, the connection is gone.
- */
-static bool
-pg_code_never_ignored(const char *code)
-{
-	static const char *const classes[] = {"08", "53", "57", "58", "XX"};
-	size_t		i;
-
-	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (strncmp(code, classes[i], 2) == 0)
-			return true;
-	return false;
-}
+/* as the extension: deadlock, serialization failure, lock not available, unique violation */
+static const mbm_code_words pg_codes = {
+	.title = "SQLSTATE",
+	.default_ignored = "40P01,40001,55P03,23505",
+	.example = "40P01",
+};
 
 /* libpq needs no set-up; each connection is used by one thread at a time. */
 static int
@@ -838,26 +836,11 @@ pg_library_init(void)
 	return PQisthreadsafe() ? 0 : -1;
 }
 
+/* any connection may COPY: connect_bulk is left to the core's default */
 const mbm_driver mbm_pgsql_driver = {
 	.name = "pgsql",
 	.dbms_title = "Postgres",
-	.code_title = "SQLSTATE",
-	.code_noun = "SQLSTATE",
-	/* as the extension: deadlock, serialization failure, lock not available, unique violation */
-	.default_ignored = "40P01,40001,55P03,23505",
-	.code_example = "40P01",
-	/*
-	 * pg_code_never_ignored()'s, in words: what ends a session or the
-	 * server's ability to run the next event
-	 */
-	.never_ignored_why = "connection errors (class 08), cancel and shutdown (57), lack of"
-	" resources (53), system errors (58) and internal errors (XX) always stop a run",
-	.cancel_format = "SELECT pg_cancel_backend(%lu)",
-	.cancel_title = "a cancel",
-	.maintain_title = "VACUUM ANALYZE + CHECKPOINT",
-	.password_from = "PGPASSWORD or ~/.pgpass",
 	.placeholder = MB_PLACEHOLDER_DOLLAR,
-	.datadir_sql = "SELECT current_setting('data_directory')",
 	MBM_DRIVER_OPERATIONS(pg),
 	MBM_DRIVER_OWN(mbm_pgsql),
 };
