@@ -56,6 +56,7 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 
+#include "mb_direct_pages.h"
 #include "mb_load.h"
 #include "mb_shared.h"
 #include "mb_values.h"

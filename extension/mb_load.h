@@ -1,7 +1,7 @@
 /*
- * mb_load.h — what the loader's parts share: whether this build writes
- * pages itself, the row template both load paths copy rows from, and the
- * test hook that makes a load fail at a chosen step.
+ * mb_load.h — what the loader's parts share: the row template both load
+ * paths copy rows from, and the test hook that makes a load fail at a
+ * chosen step.
  *
  * mb_load.c chooses the path and runs the bulk-insert one; mb_load_pages.c
  * is the direct path, mb_fork_writer.c and mb_btree.c its helpers.
@@ -9,26 +9,12 @@
 #ifndef MB_LOAD_H
 #define MB_LOAD_H
 
-/*
- * MB_DIRECT_PAGES: the direct path builds heap, visibility-map and btree
- * pages by the layout rules of the Postgres majors on which CI proves them
- * byte-identical to Postgres's own (test/sql/02_prepare.sql, with
- * pageinspect and amcheck): 15, 17 and 18.  On any other major, or with
- * `make DIRECT_PAGES=no`, the path is not compiled at all and every load
- * goes through Postgres's bulk-insert path and index builds: a major that
- * changed one of those layouts must not get pages that merely compile.
- */
-#if !defined(MB_NO_DIRECT_PAGES) && \
-	((PG_VERSION_NUM >= 150000 && PG_VERSION_NUM < 160000) || \
-	 (PG_VERSION_NUM >= 170000 && PG_VERSION_NUM < 190000))
-#define MB_DIRECT_PAGES 1
-#endif
-
 #include "access/htup.h"
 #include "nodes/pg_list.h"
 #include "utils/guc.h"
 #include "utils/relcache.h"
 
+#include "mb_direct_pages.h"
 #include "mb_rand.h"
 
 /* microbench.direct_load: use the direct path where it is safe (default on) */

@@ -48,6 +48,7 @@
 
 #include "mb_canary.h"
 #include "mb_data_state.h"
+#include "mb_direct_pages.h"
 #include "mb_host.h"
 #include "mb_load.h"
 #include "mb_report.h"
