@@ -1,7 +1,6 @@
 /*
- * mb_load.h — what the loader's parts share: the row template both load
- * paths copy rows from, and the test hook that makes a load fail at a
- * chosen step.
+ * mb_load.h — what the loader's parts share: the test hook that makes a
+ * load fail at a chosen step, and whether a relation's file is new here.
  *
  * mb_load.c chooses the path and runs the bulk-insert one; mb_load_pages.c
  * is the direct path, mb_fork_writer.c and mb_btree.c its helpers.
@@ -9,12 +8,12 @@
 #ifndef MB_LOAD_H
 #define MB_LOAD_H
 
-#include "access/htup.h"
 #include "nodes/pg_list.h"
 #include "utils/guc.h"
 #include "utils/relcache.h"
 
 #include "mb_direct_pages.h"
+#include "mb_load_rows.h"
 #include "mb_rand.h"
 
 /* microbench.direct_load: use the direct path where it is safe (default on) */
@@ -39,27 +38,6 @@ extern const struct config_enum_entry mb_load_step_options[];
 
 /* Fails with an injected error if the load is set to fail at this step. */
 extern void mb_load_reached(mb_load_step step);
-
-/*
- * Every row is a copy of one template tuple with its four values written in
- * place (mb_load.c makes it with heap_form_tuple).
- */
-typedef struct mb_row_template
-{
-	HeapTuple	tuple;			/* header and data of any row */
-	Size		size;			/* HEAPTUPLESIZE + t_len */
-	int			id_offset;		/* offsets of the values from t_data */
-	int			k_offset;
-	int			c_offset;
-	int			pad_offset;
-} mb_row_template;
-
-/*
- * Writes row id's values into data, a copy of the template's tuple data,
- * drawing c, pad and k from rng; returns k.
- */
-extern int32 mb_load_fill_row(const mb_row_template *tpl, char *data, int32 id,
-							  mb_rng *rng, uint32 table_size);
 
 /*
  * Whether rel's file was made in the current subtransaction (the relation
