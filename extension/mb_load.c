@@ -51,39 +51,26 @@
 #include "storage/bufmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/portal.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 
 #include "mb_direct_pages.h"
 #include "mb_load.h"
+#include "mb_load_rollback.h"
 #include "mb_load_rows.h"
 #include "mb_shared.h"
 
 PG_FUNCTION_INFO_V1(microbench_load_table);
 
 bool		mb_direct_load = true;
-int			mb_inject_load_error = MB_LOAD_STEP_NONE;
-
-const struct config_enum_entry mb_load_step_options[] = {
-	{"none", MB_LOAD_STEP_NONE, false},
-	{"first_batch", MB_LOAD_STEP_FIRST_BATCH, false},
-	{"helper", MB_LOAD_STEP_HELPER, false},
-	{"before_indexes", MB_LOAD_STEP_INDEXES, false},
-	{"after_index", MB_LOAD_STEP_AFTER_INDEX, false},
-	{"end", MB_LOAD_STEP_END, false},
-	{NULL, 0, false}
-};
 
 /* rows per table_multi_insert call on the bulk-insert path */
 #define MB_LOAD_BATCH 1000
 
 #if PG_VERSION_NUM >= 160000
-#define MB_NEW_FILE_SUBID(rel) ((rel)->rd_newRelfilelocatorSubid)
 #define mb_set_new_file(rel, persistence) RelationSetNewRelfilenumber(rel, persistence)
 #else
-#define MB_NEW_FILE_SUBID(rel) ((rel)->rd_newRelfilenodeSubid)
 #define mb_set_new_file(rel, persistence) RelationSetNewRelfilenode(rel, persistence)
 #endif
 
@@ -95,16 +82,6 @@ typedef enum mb_load_path
 } mb_load_path;
 
 static const char *const load_path_names[] = {"direct", "bulk-insert, frozen", "bulk-insert"};
-
-void
-mb_load_reached(mb_load_step step)
-{
-	if (mb_inject_load_error == step)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("microbench.inject_load_error: the load fails at step \"%s\"",
-						mb_load_step_options[step].name)));
-}
 
 /* A new row for the bulk-insert path: the template with id's values. */
 static HeapTuple
@@ -128,14 +105,6 @@ table_number(const char *relname)
 	if (sscanf(relname, "sbtest%u%c", &n, &extra) == 1)
 		return n;
 	return 0;
-}
-
-bool
-mb_load_file_is_new_here(Relation rel)
-{
-	SubTransactionId here = GetCurrentSubTransactionId();
-
-	return rel->rd_createSubid == here || MB_NEW_FILE_SUBID(rel) == here;
 }
 
 /*

@@ -56,6 +56,7 @@
 #include "mb_btree.h"
 #include "mb_fork_writer.h"
 #include "mb_load.h"
+#include "mb_load_rollback.h"
 #include "mb_load_rows.h"
 
 /* heap pages filled before they are handed on: one WAL record's worth */

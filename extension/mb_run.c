@@ -51,6 +51,7 @@
 #include "mb_direct_pages.h"
 #include "mb_host.h"
 #include "mb_load.h"
+#include "mb_load_rollback.h"
 #include "mb_report.h"
 #include "mb_samples.h"
 #include "mb_sched.h"
