@@ -57,6 +57,7 @@
 
 #include "mb_direct_pages.h"
 #include "mb_load.h"
+#include "mb_load_pages.h"
 #include "mb_load_rollback.h"
 #include "mb_load_rows.h"
 #include "mb_shared.h"

@@ -55,7 +55,7 @@
 
 #include "mb_btree.h"
 #include "mb_fork_writer.h"
-#include "mb_load.h"
+#include "mb_load_pages.h"
 #include "mb_load_rollback.h"
 #include "mb_load_rows.h"
 
