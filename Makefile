@@ -50,6 +50,7 @@ unit-test:
 	$(MAKE) -C test/unit check
 	$(MAKE) -C results_schema check
 	test/unit/client_layout.sh
+	test/unit/extension_layout.sh
 
 pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh

@@ -31,7 +31,7 @@
  */
 #include "postgres.h"
 
-#include "mb_load.h"
+#include "mb_direct_pages.h"
 
 #ifdef MB_DIRECT_PAGES
 
@@ -47,6 +47,7 @@
 #include "utils/rel.h"
 
 #include "mb_btree.h"
+#include "mb_load_rollback.h"
 
 /* alignment of page buffers, enough for direct I/O (PG_IO_ALIGN_SIZE) */
 #define MB_BTREE_IO_ALIGN 4096

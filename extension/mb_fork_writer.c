@@ -24,7 +24,7 @@
  */
 #include "postgres.h"
 
-#include "mb_load.h"
+#include "mb_direct_pages.h"
 
 #ifdef MB_DIRECT_PAGES
 

@@ -5,7 +5,7 @@
  * The one place where the direct load's pages reach a file.  On Postgres 17
  * and later it is Postgres's bulk-write API (storage/bulk_write.h); on 15,
  * which has none, it follows the same protocol itself.  Only built where the
- * direct page path is (MB_DIRECT_PAGES, mb_load.h).
+ * direct page path is (MB_DIRECT_PAGES, mb_direct_pages.h).
  */
 #ifndef MB_FORK_WRITER_H
 #define MB_FORK_WRITER_H

@@ -3,11 +3,12 @@
  *
  * bench_prepare (SQL, in the install script) creates each sbtest table and
  * its two indexes, still empty, and calls this function in the same
- * transaction to fill them.  Rows are built here in C with the catalog's
- * value generator, each straight into a copy of a template tuple.  Neither
- * path below maintains indexes row by row: the direct path builds the
- * indexes on id and k from the rows it writes, and every other index is
- * built by Postgres after the load, as REINDEX builds one.
+ * transaction to fill them.  Rows are built in C with the catalog's value
+ * generator, each straight into a copy of a template tuple
+ * (mb_load_rows.c).  Neither path below maintains indexes row by row: the
+ * direct path builds the indexes on id and k from the rows it writes, and
+ * every other index is built by Postgres after the load, as REINDEX builds
+ * one.
  *
  * The rows are written frozen, as COPY FREEZE writes them, only when that
  * is safe, by COPY FREEZE's own rules: the table's file was made in the
@@ -42,7 +43,6 @@
 #include "catalog/catalog.h"
 #include "catalog/index.h"
 #include "catalog/pg_am_d.h"
-#include "catalog/pg_type.h"
 #include "catalog/storage.h"
 #include "commands/trigger.h"
 #include "executor/tuptable.h"
@@ -51,42 +51,27 @@
 #include "storage/bufmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/portal.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 
+#include "mb_direct_pages.h"
 #include "mb_load.h"
+#include "mb_load_pages.h"
+#include "mb_load_rollback.h"
+#include "mb_load_rows.h"
 #include "mb_shared.h"
-#include "mb_values.h"
 
 PG_FUNCTION_INFO_V1(microbench_load_table);
 
 bool		mb_direct_load = true;
-int			mb_inject_load_error = MB_LOAD_STEP_NONE;
-
-const struct config_enum_entry mb_load_step_options[] = {
-	{"none", MB_LOAD_STEP_NONE, false},
-	{"first_batch", MB_LOAD_STEP_FIRST_BATCH, false},
-	{"helper", MB_LOAD_STEP_HELPER, false},
-	{"before_indexes", MB_LOAD_STEP_INDEXES, false},
-	{"after_index", MB_LOAD_STEP_AFTER_INDEX, false},
-	{"end", MB_LOAD_STEP_END, false},
-	{NULL, 0, false}
-};
 
 /* rows per table_multi_insert call on the bulk-insert path */
 #define MB_LOAD_BATCH 1000
 
-/* char(120) and char(60) are stored blank-padded to their length. */
-#define MB_C_WIDTH	120
-#define MB_PAD_WIDTH 60
-
 #if PG_VERSION_NUM >= 160000
-#define MB_NEW_FILE_SUBID(rel) ((rel)->rd_newRelfilelocatorSubid)
 #define mb_set_new_file(rel, persistence) RelationSetNewRelfilenumber(rel, persistence)
 #else
-#define MB_NEW_FILE_SUBID(rel) ((rel)->rd_newRelfilenodeSubid)
 #define mb_set_new_file(rel, persistence) RelationSetNewRelfilenode(rel, persistence)
 #endif
 
@@ -98,119 +83,6 @@ typedef enum mb_load_path
 } mb_load_path;
 
 static const char *const load_path_names[] = {"direct", "bulk-insert, frozen", "bulk-insert"};
-
-void
-mb_load_reached(mb_load_step step)
-{
-	if (mb_inject_load_error == step)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("microbench.inject_load_error: the load fails at step \"%s\"",
-						mb_load_step_options[step].name)));
-}
-
-/* The table must be (id int4, k int4, c char(120), pad char(60)). */
-static void
-check_shape(Relation rel)
-{
-	TupleDesc	desc = RelationGetDescr(rel);
-	static const char *const names[] = {"id", "k", "c", "pad"};
-	static const Oid types[] = {INT4OID, INT4OID, BPCHAROID, BPCHAROID};
-	static const int32 typmods[] = {-1, -1, MB_C_WIDTH + VARHDRSZ, MB_PAD_WIDTH + VARHDRSZ};
-	int			i;
-
-	if (desc->natts != 4)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table \"%s\" does not have the sbtest columns",
-						RelationGetRelationName(rel))));
-	for (i = 0; i < 4; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-
-		if (att->attisdropped || strcmp(NameStr(att->attname), names[i]) != 0 ||
-			att->atttypid != types[i] || att->atttypmod != typmods[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("column %d of table \"%s\" is not %s of the sbtest layout",
-							i + 1, RelationGetRelationName(rel), names[i])));
-	}
-}
-
-/*
- * Every row has the same shape and size, so each is a copy of one template
- * tuple with its four values written in place: no per-row datums, no
- * second copy of the data into a tuple.  The template comes from
- * heap_form_tuple itself, so its header and layout (alignment, short varlena
- * headers, blank padding) are exactly what Postgres would build; the places
- * of c's and pad's characters in it are found by searching for marker
- * values.
- */
-/* the offset of the first len-byte run of ch in tuple data, or -1 */
-static int
-find_run(HeapTuple tuple, char ch, int len)
-{
-	const char *data = (const char *) tuple->t_data;
-	int			i;
-	int			run = 0;
-
-	for (i = tuple->t_data->t_hoff; i < (int) tuple->t_len; i++)
-	{
-		run = data[i] == ch ? run + 1 : 0;
-		if (run == len)
-			return i - len + 1;
-	}
-	return -1;
-}
-
-static void
-make_row_template(Relation rel, mb_row_template *tpl)
-{
-	TupleDesc	desc = RelationGetDescr(rel);
-	char	   *c = palloc(VARHDRSZ + MB_C_WIDTH);
-	char	   *pad = palloc(VARHDRSZ + MB_PAD_WIDTH);
-	Datum		values[4];
-	bool		isnull[4] = {false, false, false, false};
-
-	/* distinct markers: the ids and digits cannot contain them */
-	memset(VARDATA(c), 'C', MB_C_LEN);
-	memset(VARDATA(c) + MB_C_LEN, ' ', MB_C_WIDTH - MB_C_LEN);
-	SET_VARSIZE(c, VARHDRSZ + MB_C_WIDTH);
-	memset(VARDATA(pad), 'P', MB_PAD_LEN);
-	memset(VARDATA(pad) + MB_PAD_LEN, ' ', MB_PAD_WIDTH - MB_PAD_LEN);
-	SET_VARSIZE(pad, VARHDRSZ + MB_PAD_WIDTH);
-	/* the ints as marker bytes too: 0x49494949 ('IIII'), 0x4b4b4b4b ('KKKK') */
-	values[0] = Int32GetDatum(0x49494949);
-	values[1] = Int32GetDatum(0x4b4b4b4b);
-	values[2] = PointerGetDatum(c);
-	values[3] = PointerGetDatum(pad);
-
-	tpl->tuple = heap_form_tuple(desc, values, isnull);
-	tpl->size = HEAPTUPLESIZE + tpl->tuple->t_len;
-	tpl->id_offset = find_run(tpl->tuple, 'I', 4);
-	tpl->k_offset = find_run(tpl->tuple, 'K', 4);
-	tpl->c_offset = find_run(tpl->tuple, 'C', MB_C_LEN);
-	tpl->pad_offset = find_run(tpl->tuple, 'P', MB_PAD_LEN);
-	if (tpl->id_offset < 0 || tpl->k_offset < 0 || tpl->c_offset < 0 || tpl->pad_offset < 0)
-		elog(ERROR, "could not find the columns in a row of \"%s\"",
-			 RelationGetRelationName(rel));
-	pfree(c);
-	pfree(pad);
-}
-
-int32
-mb_load_fill_row(const mb_row_template *tpl, char *data, int32 id, mb_rng *rng, uint32 table_size)
-{
-	int32		k;
-
-	/* draws in the catalog's order: c, pad, then k */
-	mb_values_c(rng, data + tpl->c_offset);
-	mb_values_pad(rng, data + tpl->pad_offset);
-	k = (int32) mb_rng_uniform(rng, 1, table_size);
-	memcpy(data + tpl->id_offset, &id, sizeof(id));
-	memcpy(data + tpl->k_offset, &k, sizeof(k));
-	return k;
-}
 
 /* A new row for the bulk-insert path: the template with id's values. */
 static HeapTuple
@@ -234,14 +106,6 @@ table_number(const char *relname)
 	if (sscanf(relname, "sbtest%u%c", &n, &extra) == 1)
 		return n;
 	return 0;
-}
-
-bool
-mb_load_file_is_new_here(Relation rel)
-{
-	SubTransactionId here = GetCurrentSubTransactionId();
-
-	return rel->rd_createSubid == here || MB_NEW_FILE_SUBID(rel) == here;
 }
 
 /*
@@ -386,14 +250,14 @@ microbench_load_table(PG_FUNCTION_ARGS)
 				 errmsg("table \"%s\" was not created or truncated in the current transaction",
 						RelationGetRelationName(rel)),
 				 errhint("Use bench_prepare(), which creates and loads the tables together.")));
-	check_shape(rel);
+	mb_load_check_shape(rel);
 
 	/*
 	 * The stream is the table's number, as in microbench-mysql prepare: one
 	 * seed gives the same rows every time and in every DBMS.
 	 */
 	mb_rng_seed(&rng, seed, table_number(RelationGetRelationName(rel)));
-	make_row_template(rel, &tpl);
+	mb_load_make_template(rel, &tpl);
 	index_oids = RelationGetIndexList(rel);
 	path = choose_path(rel);
 	if (path == MB_LOAD_BULK)

@@ -1,99 +1,18 @@
 /*
- * mb_load.h — what the loader's parts share: whether this build writes
- * pages itself, the row template both load paths copy rows from, and the
- * test hook that makes a load fail at a chosen step.
+ * mb_load.h — the setting of microbench_load_table(), the bulk loader
+ * behind bench_prepare (mb_load.c).
  *
- * mb_load.c chooses the path and runs the bulk-insert one; mb_load_pages.c
- * is the direct path, mb_fork_writer.c and mb_btree.c its helpers.
+ * The loader's files depend one way, so that each can be read and changed
+ * knowing only the files below it: mb_load.c chooses the path and runs the
+ * bulk-insert one; mb_load_pages.c is the direct path, with
+ * mb_fork_writer.c and mb_btree.c below it; all of them share the rows
+ * (mb_load_rows.c) and what makes a failed load leave nothing behind
+ * (mb_load_rollback.c).  test/unit/extension_layout.sh finds any circle.
  */
 #ifndef MB_LOAD_H
 #define MB_LOAD_H
 
-/*
- * MB_DIRECT_PAGES: the direct path builds heap, visibility-map and btree
- * pages by the layout rules of the Postgres majors on which CI proves them
- * byte-identical to Postgres's own (test/sql/02_prepare.sql, with
- * pageinspect and amcheck): 15, 17 and 18.  On any other major, or with
- * `make DIRECT_PAGES=no`, the path is not compiled at all and every load
- * goes through Postgres's bulk-insert path and index builds: a major that
- * changed one of those layouts must not get pages that merely compile.
- */
-#if !defined(MB_NO_DIRECT_PAGES) && \
-	((PG_VERSION_NUM >= 150000 && PG_VERSION_NUM < 160000) || \
-	 (PG_VERSION_NUM >= 170000 && PG_VERSION_NUM < 190000))
-#define MB_DIRECT_PAGES 1
-#endif
-
-#include "access/htup.h"
-#include "nodes/pg_list.h"
-#include "utils/guc.h"
-#include "utils/relcache.h"
-
-#include "mb_rand.h"
-
 /* microbench.direct_load: use the direct path where it is safe (default on) */
 extern bool mb_direct_load;
-
-/*
- * microbench.inject_load_error (superuser, for tests): the step at which a
- * load fails on purpose, to show that a failed load leaves nothing behind.
- */
-typedef enum mb_load_step
-{
-	MB_LOAD_STEP_NONE,
-	MB_LOAD_STEP_FIRST_BATCH,	/* after the first rows are written */
-	MB_LOAD_STEP_HELPER,		/* in the parallel helper, after its first batch */
-	MB_LOAD_STEP_INDEXES,		/* the table written, its indexes not yet */
-	MB_LOAD_STEP_AFTER_INDEX,	/* the first index written (its metapage not, on the direct path) */
-	MB_LOAD_STEP_END			/* everything done, before returning */
-} mb_load_step;
-
-extern int	mb_inject_load_error;
-extern const struct config_enum_entry mb_load_step_options[];
-
-/* Fails with an injected error if the load is set to fail at this step. */
-extern void mb_load_reached(mb_load_step step);
-
-/*
- * Every row is a copy of one template tuple with its four values written in
- * place (mb_load.c makes it with heap_form_tuple).
- */
-typedef struct mb_row_template
-{
-	HeapTuple	tuple;			/* header and data of any row */
-	Size		size;			/* HEAPTUPLESIZE + t_len */
-	int			id_offset;		/* offsets of the values from t_data */
-	int			k_offset;
-	int			c_offset;
-	int			pad_offset;
-} mb_row_template;
-
-/*
- * Writes row id's values into data, a copy of the template's tuple data,
- * drawing c, pad and k from rng; returns k.
- */
-extern int32 mb_load_fill_row(const mb_row_template *tpl, char *data, int32 id,
-							  mb_rng *rng, uint32 table_size);
-
-/*
- * Whether rel's file was made in the current subtransaction (the relation
- * created, or given a new file as by TRUNCATE): rolling it back then
- * removes the file whole, whatever was written to it.
- */
-extern bool mb_load_file_is_new_here(Relation rel);
-
-#ifdef MB_DIRECT_PAGES
-
-/*
- * The direct path (mb_load_pages.c): rows 1 .. table_size written as frozen,
- * all-visible heap pages with their visibility map into rel, whose file has
- * no pages yet.  Of the indexes in index_oids, those mb_btree.c can lay out
- * exactly are built from the rows; returns their OIDs (the caller has the
- * others built).
- */
-extern List *mb_load_pages(Relation rel, mb_row_template *tpl, int64 table_size, mb_rng *rng,
-						   List *index_oids);
-
-#endif							/* MB_DIRECT_PAGES */
 
 #endif							/* MB_LOAD_H */

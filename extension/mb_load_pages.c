@@ -4,7 +4,7 @@
  * and k built from the same rows.
  *
  * Only compiled where CI proves the pages identical to Postgres's own
- * (MB_DIRECT_PAGES, mb_load.h), and only used where that is as safe as
+ * (MB_DIRECT_PAGES, mb_direct_pages.h), and only used where that is as safe as
  * COPY FREEZE (mb_load.c decides).  The rows are frozen: the table's file
  * was made in this very subtransaction, so a rollback removes the file and
  * everything written to it, and no snapshot of this session can have seen
@@ -27,7 +27,7 @@
  */
 #include "postgres.h"
 
-#include "mb_load.h"
+#include "mb_direct_pages.h"
 
 #ifdef MB_DIRECT_PAGES
 
@@ -55,6 +55,9 @@
 
 #include "mb_btree.h"
 #include "mb_fork_writer.h"
+#include "mb_load_pages.h"
+#include "mb_load_rollback.h"
+#include "mb_load_rows.h"
 
 /* heap pages filled before they are handed on: one WAL record's worth */
 #define MB_BATCH_PAGES XLR_MAX_BLOCK_ID

@@ -48,8 +48,10 @@
 
 #include "mb_canary.h"
 #include "mb_data_state.h"
+#include "mb_direct_pages.h"
 #include "mb_host.h"
 #include "mb_load.h"
+#include "mb_load_rollback.h"
 #include "mb_report.h"
 #include "mb_samples.h"
 #include "mb_sched.h"

@@ -85,7 +85,7 @@ rm -f "$sharedir"/extension/microbench[-.]* "$pkglibdir"/microbench.so
 make -s -C "$work/extension" ${DIRECT_PAGES:+DIRECT_PAGES=$DIRECT_PAGES} install >"$work/build.log" 2>&1 \
     || { tail -n 40 "$work/build.log" >&2; die "building the extension failed"; }
 grep -i 'warning' "$work/build.log" >&2 || true
-# the majors whose pages the suite proves get the direct path (mb_load.h);
+# the majors whose pages the suite proves get the direct path (mb_direct_pages.h);
 # the suite checks that this build has it exactly then
 major=$("$pg_config" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
 case "${DIRECT_PAGES:-}:$major" in

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# extension_layout.sh — the extension's files depend one way (TAP).
+#
+# No file of the extension may depend on another that depends back on it,
+# directly or through others: a file can then be read, and changed, knowing
+# only the files below it.  The loader is the case in point: mb_load.c
+# chooses the path, mb_load_pages.c writes the direct path's pages and
+# mb_btree.c their indexes, each above what they share.  The dependency of
+# one object on another is "uses a symbol it defines" (nm), over every
+# object the extension's library links, common/'s too; tsort finds any
+# circle.  Builds the extension first (make -C extension), so it needs
+# pg_config and the server headers.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+make -s -C extension >/dev/null || { echo "Bail out! cannot build the extension"; exit 1; }
+
+n=0 failed=0
+ok() {  # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+
+# the library's objects as the Makefile lists them, named from the top
+mapfile -t objs < <(make -s --no-print-directory -C extension print-objs | tr ' ' '\n' | grep '\.o$' |
+    sed 's|^\.\./||; /\//!s|^|extension/|')
+[ "${#objs[@]}" -gt 0 ] || { echo "Bail out! extension/Makefile lists no objects"; exit 1; }
+
+# the dependency graph: "A B" when object A uses a symbol object B defines
+# (a global one, as the linker resolves them); nm -A names each symbol's object
+graph=$(nm -A "${objs[@]}" | awk '
+    { split($1, at, ":"); obj = at[1] }
+    NF == 3 && $2 == "U" { used[obj, $3] = 1; next }
+    NF == 3 && $2 ~ /^[A-Z]$/ { defined_in[$3] = obj }
+    END {
+        for (k in used) {
+            split(k, u, SUBSEP)
+            if ((u[2] in defined_in) && defined_in[u[2]] != u[1]) edge[u[1] " " defined_in[u[2]]] = 1
+        }
+        for (e in edge) print e
+    }' | sort)
+loops=$(tsort <<<"$graph" 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //')
+ok "$([ -n "$graph" ] && [ -z "$loops" ]; echo $?)" "no circle among the extension's files ($(wc -l <<<"$graph") dependencies)${loops:+: $(tr '\n' ' ' <<<"$loops")}"
+# the check itself finds a circle where there is one
+tsort <<<"$graph"$'\nextension/mb_btree.o extension/mb_load.o' >/dev/null 2>&1
+seen=$?
+ok "$([ "$seen" -ne 0 ]; echo $?)" "the circle check sees one when mb_btree.o is made to use mb_load.o"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
