@@ -326,6 +326,8 @@ extern mbm_run_outcome mbm_measure_pg(const mbm_pgbuild *b, const char *workload
 									  const mbm_limits *lim, char **line, char *err, size_t errlen);
 extern mbm_run_outcome mbm_measure_my(const mbm_mybuild *b, const char *workload, int round,
 									  const mbm_limits *lim, char **line, char *err, size_t errlen);
+/* A number in a run's JSON line ("key": value, or the first of an array), or def. */
+extern double mbm_json_number(const char *line, const char *key, double def);
 /* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
 extern int	mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
 						  char *err, size_t errlen);

@@ -129,23 +129,6 @@ mbm_count_wrapper(bool pg)
 	return wrapper;
 }
 
-/* A number in a run's JSON line ("key": value), or def when it has none. */
-static double
-json_number(const char *line, const char *key, double def)
-{
-	char		pattern[64];
-	const char *p;
-
-	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
-	p = strstr(line, pattern);
-	if (p == NULL)
-		return def;
-	p += strlen(pattern);
-	if (*p == '[')
-		p++;
-	return strtod(p, NULL);
-}
-
 /*
  * The first number after "prefix" on a line of file path, or -1; waits up
  * to 60 s for it.  With marker, -1 too when no line holds marker.
@@ -181,7 +164,7 @@ read_total(const char *path, const char *prefix, const char *marker)
 static long long
 pg_pass_count(const char *line, char *err, size_t errlen)
 {
-	int			pid = (int) json_number(line, "client_pids", 0);
+	int			pid = (int) mbm_json_number(line, "client_pids", 0);
 	char		path[256];
 	long long	total;
 
@@ -281,9 +264,9 @@ pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits 
 	*count = ab->pg ? pg_pass_count(*line, err, errlen) : my_pass_count(err, errlen);
 	if (*count < 0)
 		return RUN_FAILED;
-	if (lim->events > 0 && json_number(*line, "events", 0) != lim->events)
+	if (lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
 	{
-		snprintf(err, errlen, "the pass ran %.0f of its %lld events", json_number(*line, "events", 0),
+		snprintf(err, errlen, "the pass ran %.0f of its %lld events", mbm_json_number(*line, "events", 0),
 				 lim->events);
 		return RUN_FAILED;
 	}
@@ -305,7 +288,7 @@ combine(const mbm_any_build *ab, const char *short_pass, const char *long_pass, 
 			 " %.0f events less the pass of %.0f (one seeded sequence), so that start-up and warm-up"
 			 " cancel", mbm_count_counter(ab->pg != NULL),
 			 ab->pg ? "background worker" : "connections' threads",
-			 json_number(long_pass, "events", 0), json_number(short_pass, "events", 0));
+			 mbm_json_number(long_pass, "events", 0), mbm_json_number(short_pass, "events", 0));
 	if (mbm_pg_exec(results,
 					"SELECT ($1::jsonb || jsonb_build_object("
 					"'events', ($1::jsonb->>'events')::bigint - ($2::jsonb->>'events')::bigint,"
@@ -340,7 +323,7 @@ probe_build(const mbm_any_build *ab, char *err, size_t errlen)
 
 		if (pass(ab, rq.workloads[w], 1, &lim, false, &line, &count, err, errlen) != RUN_OK)
 			return -1;
-		set_passes(ab->pg ? 0 : 1, w, json_number(line, "events", 0) / json_number(line, "elapsed_seconds", 1));
+		set_passes(ab->pg ? 0 : 1, w, mbm_json_number(line, "events", 0) / mbm_json_number(line, "elapsed_seconds", 1));
 		free(line);
 	}
 	return 0;

@@ -12,6 +12,23 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A number in a run's JSON line ("key": value), or def when it has none. */
+double
+mbm_json_number(const char *line, const char *key, double def)
+{
+	char		pattern[64];
+	const char *p;
+
+	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+	p = strstr(line, pattern);
+	if (p == NULL)
+		return def;
+	p += strlen(pattern);
+	if (*p == '[')
+		p++;
+	return strtod(p, NULL);
+}
+
 /* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
 int
 mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *err, size_t errlen)

@@ -50,9 +50,7 @@ static void
 print_run(const mbm_any_build *ab, const char *workload, int round, bool counted, const char *line,
 		  double run_s, double copy_s, double start_s, double stop_s)
 {
-	const char *qps = strstr(line, "\"qps\": ");
-	const char *instructions = strstr(line, "\"instructions\": ");
-	const char *queries = strstr(line, "\"queries\": ");
+	double		queries = mbm_json_number(line, "queries", 0);
 	double		left = rq.max_minutes > 0 ? rq.max_minutes * 60 - mbm_elapsed_s() : -1;
 	char		figure[64];
 	char		c1[16],
@@ -60,10 +58,9 @@ print_run(const mbm_any_build *ab, const char *workload, int round, bool counted
 
 	if (counted)
 		snprintf(figure, sizeof(figure), "%10.0f instr/query",
-				 instructions && queries && atof(queries + 11) > 0 ?
-				 atof(instructions + 16) / atof(queries + 11) : 0);
+				 queries > 0 ? mbm_json_number(line, "instructions", 0) / queries : 0);
 	else
-		snprintf(figure, sizeof(figure), "%10.0f QPS", qps ? atof(qps + 7) : 0);
+		snprintf(figure, sizeof(figure), "%10.0f QPS", mbm_json_number(line, "qps", 0));
 	printf("   round %d  %-8s %-26s %-10s %s  (run %.1f s; copy %.1f, start %.1f, stop %.1f s;"
 		   " %s in%s%s)\n", round, ab->pg ? "postgres" : ab->my->kind, workload, ab->label, figure,
 		   run_s, copy_s, start_s, stop_s, mbm_clock_text(mbm_elapsed_s(), c1),
