@@ -234,13 +234,21 @@ mbm_cost_open(const mbm_options *o, mbm_cost_probe *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
 	p->driver = o->driver;
+	/* a note is what keeps mbm_cost_take from reading the status */
+	if (o->no_server_status)
+	{
+		/*
+		 * No monitor connection at all: a counted run's server then
+		 * serves one connection at a time, the clients', on one thread
+		 */
+		snprintf(p->status_note, sizeof(p->status_note), "not read (--server-status=off)");
+		snprintf(p->disk_note, sizeof(p->disk_note), "not read (--server-status=off)");
+		return 0;
+	}
 	p->monitor = mbm_connect_timeout(o, MBM_MONITOR_TIMEOUT_S, err, errlen);
 	if (p->monitor == NULL)
 		return -1;
 	p->local = p->driver->server_is_local(p->monitor);
-	/* a note is what keeps mbm_cost_take from reading the status */
-	if (o->no_server_status)
-		snprintf(p->status_note, sizeof(p->status_note), "not read (--server-status=off)");
 	if (p->local)
 		find_datadir_device(o, p);
 	else
