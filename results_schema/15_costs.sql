@@ -48,7 +48,11 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS client_cpu_system_seconds double precision,
     ADD COLUMN IF NOT EXISTS server_status          jsonb,
     ADD COLUMN IF NOT EXISTS instructions_counter   text,
-    ADD COLUMN IF NOT EXISTS client_pids            integer[];
+    ADD COLUMN IF NOT EXISTS client_pids            integer[],
+    ADD COLUMN IF NOT EXISTS i1_misses              bigint,
+    ADD COLUMN IF NOT EXISTS d1_misses              bigint,
+    ADD COLUMN IF NOT EXISTS ll_misses              bigint,
+    ADD COLUMN IF NOT EXISTS estimated_cycles       bigint;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
@@ -66,6 +70,14 @@ COMMENT ON COLUMN microbench.runs.instructions_counter IS
     'what counted instructions: perf_event (the hardware counter), or valgrind''s tool and version (cachegrind 3.19.0, callgrind 3.19.0) for a run made under valgrind, whose times say nothing of the build; a comparison never mixes two';
 COMMENT ON COLUMN microbench.runs.client_pids IS
     'the operating-system processes that ran the clients'' events (in-server: the background workers), so that a count written per process (valgrind''s) can be read for them';
+COMMENT ON COLUMN microbench.runs.i1_misses IS
+    'counted runs with --cache-sim: misses of valgrind''s simulated first-level instruction cache (I1mr), the same window as instructions';
+COMMENT ON COLUMN microbench.runs.d1_misses IS
+    'the same for the first-level data cache, reads and writes (D1mr + D1mw)';
+COMMENT ON COLUMN microbench.runs.ll_misses IS
+    'the same for the simulated last-level cache, instructions and data (ILmr + DLmr + DLmw): the accesses that go to memory';
+COMMENT ON COLUMN microbench.runs.estimated_cycles IS
+    'L1 hits + 5 x LL hits + 35 x LL misses of the same counts (Turner-Trauring''s weights, docs/methodology.md): a model, not a clock';
 COMMENT ON COLUMN microbench.runs.hw_counters_note IS
     'what the hardware counters cover (user and kernel mode, or user mode only), or why they are NULL';
 COMMENT ON COLUMN microbench.runs.host_cpu_user_seconds IS

@@ -60,6 +60,10 @@ AS $$
         ('buffers_dirtied_per_query', 'blocks', true, 'shared buffers dirtied per query'),
         ('buffers_written_per_query', 'blocks', true, 'shared buffers written out by the clients per query'),
         ('instructions', 'instructions', true, 'instructions per query, counted (valgrind''s cachegrind or callgrind under microbench compare --metric instructions, or the hardware counter)'),
+        ('estimated_cycles', 'cycles', true, 'estimated cycles per query from valgrind''s simulated caches (microbench compare --cache-sim): L1 hits + 5 x LL hits + 35 x LL misses'),
+        ('i1_misses_per_query', 'misses', true, 'simulated first-level instruction cache misses per query (--cache-sim)'),
+        ('d1_misses_per_query', 'misses', true, 'simulated first-level data cache misses per query (--cache-sim)'),
+        ('ll_misses_per_query', 'misses', true, 'simulated last-level cache misses per query (--cache-sim)'),
         ('instructions_per_query', 'instructions', true, 'instructions retired per query (hardware counter)'),
         ('cycles_per_query', 'cycles', true, 'CPU cycles per query (hardware counter)'),
         ('ipc', 'instructions/cycle', false, 'instructions per cycle'),
@@ -96,6 +100,17 @@ AS $$
     END
 $$;
 
+-- Whether a metric is one of a count's (microbench compare --metric
+-- instructions, --cache-sim): the figures a run made under valgrind has,
+-- and the ones a comparison draws from one counter only.
+CREATE OR REPLACE FUNCTION microbench.counted_metric(metric text)
+RETURNS boolean LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT metric IN ('instructions', 'instructions_per_query', 'estimated_cycles',
+                      'i1_misses_per_query', 'd1_misses_per_query', 'll_misses_per_query')
+$$;
+
 -- The value of a named metric in a run; NULL for a name it does not know or
 -- a figure the run could not count.  The one definition of every metric:
 -- the reports and microbench.run_costs use it.
@@ -106,11 +121,12 @@ AS $$
     SELECT CASE
         -- a run made under valgrind is a count: its times say nothing of the build
         WHEN r.instructions_counter ~ '^(cachegrind|callgrind)'
-             AND metric NOT IN ('instructions', 'instructions_per_query') THEN NULL
+             AND NOT microbench.counted_metric(metric) THEN NULL
         -- the cost turned over (queries per instruction), so that a ratio
         -- other / base reads cost(base) / cost(other): above 1, other does
         -- the same work with fewer instructions
         WHEN metric = 'instructions' THEN r.queries / nullif(r.instructions, 0)::double precision
+        WHEN metric = 'estimated_cycles' THEN r.queries / nullif(r.estimated_cycles, 0)::double precision
         ELSE CASE metric
         WHEN 'qps' THEN r.qps
         WHEN 'tps' THEN r.tps
@@ -136,6 +152,9 @@ AS $$
               WHEN 'buffers_dirtied_per_query' THEN r.shared_blks_dirtied
               WHEN 'buffers_written_per_query' THEN r.shared_blks_written
               WHEN 'instructions_per_query' THEN r.instructions
+              WHEN 'i1_misses_per_query' THEN r.i1_misses
+              WHEN 'd1_misses_per_query' THEN r.d1_misses
+              WHEN 'll_misses_per_query' THEN r.ll_misses
               WHEN 'cycles_per_query' THEN r.cycles
               WHEN 'host_cpu_per_query' THEN (r.host_cpu_user_seconds + r.host_cpu_system_seconds) * 1e6
               WHEN 'host_cs_per_query' THEN r.host_context_switches
@@ -211,7 +230,7 @@ CREATE OR REPLACE FUNCTION microbench.ratio_caption(metric text, other text, bas
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE metric WHEN 'instructions' THEN format('instructions(%s) / instructions(%s)', base, other)
+    SELECT CASE WHEN metric IN ('instructions', 'estimated_cycles') THEN format('%s(%s) / %s(%s)', metric, base, metric, other)
                        ELSE format('%s(%s) / %s(%s)', CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END, other,
                                    CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END, base) END
 $$;
@@ -229,6 +248,15 @@ AS $$
                                                FROM microbench.runs r
                                                WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
                                               'valgrind or perf_event'),
+                                     base, other, other)
+        WHEN metric = 'estimated_cycles' THEN
+        E'\n\n' || prefix || format('metric: estimated cycles per query, L1 hits + 5 x LL hits + 35 x LL misses of'
+                                     ' valgrind''s simulated caches (%s; a model, not a clock); cells are'
+                                     ' estimated_cycles(%s) / estimated_cycles(%s), so above 1 means %s runs fewer',
+                                     coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
+                                               FROM microbench.runs r
+                                               WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
+                                              'valgrind'),
                                      base, other, other)
         ELSE
         E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',

@@ -38,7 +38,7 @@ AS $$
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = side_stats.phase
           AND microbench.check_drivers(base, other, side_stats.phase, base_driver, other_driver)
-          AND (metric NOT IN ('instructions', 'instructions_per_query')
+          AND (NOT microbench.counted_metric(metric)
                OR microbench.check_counters(base, other, side_stats.phase))
     ), seconds AS (
         -- log QPS of each second, a stalled second (0 queries) taken as 1 query/s

@@ -259,7 +259,10 @@ AS $$
                string_agg(DISTINCT concat_ws(' ',
                    CASE WHEN r.ps_mode <> 'auto' THEN 'ps_mode=' || r.ps_mode END,
                    CASE WHEN r.rate IS NOT NULL THEN 'rate=' || r.rate END,
-                   CASE WHEN r.event_limit IS NOT NULL THEN 'events=' || r.event_limit END,
+                   -- a counted run's event counts are its passes', the runner's, not an option
+                   CASE WHEN r.event_limit IS NOT NULL
+                             AND coalesce(r.instructions_counter !~ '^(cachegrind|callgrind)', true)
+                        THEN 'events=' || r.event_limit END,
                    CASE WHEN r.reconnect IS NOT NULL THEN 'reconnect=' || r.reconnect END), ' | ') AS opts
         FROM unnest(labels, drivers) WITH ORDINALITY AS l(label, driver, ord)
         JOIN microbench.runs r ON r.label = l.label AND r.phase = options_caption.phase
@@ -369,8 +372,11 @@ BEGIN
                         || coalesce(microbench.options_caption(
                                         array_prepend(base, others), phase, prefix,
                                         array_prepend(base_driver, array_fill(other_driver, ARRAY[cardinality(others)]))), '')
-                        || microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms,
-                                                       base_driver, other_driver) END;
+                        -- the warnings are of time (the machine's speed, a trend, a neighbour):
+                        -- a count has none of them
+                        || CASE WHEN microbench.counted_metric(metric) THEN ''
+                                ELSE microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms,
+                                                                 base_driver, other_driver) END END;
 END
 $$;
 

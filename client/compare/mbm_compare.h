@@ -255,6 +255,7 @@ typedef struct mbm_request
 	bool		timed;			/* --metric qps or both: QPS, the headline */
 	bool		counted;		/* --metric instructions or both: instructions per query */
 	double		count_threshold;	/* the smallest change in instructions called a difference */
+	bool		cache_sim;		/* --cache-sim: valgrind's simulated caches too, and estimated cycles */
 } mbm_request;
 
 /* How the comparison went, for the progress lines, the manifest and the exit. */

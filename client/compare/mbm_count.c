@@ -35,8 +35,9 @@
 static char valgrind[1024];
 static char callgrind_control[1024];
 static char counter_name[128];	/* "cachegrind 3.19.0" */
+static char cache_desc[256];	/* with --cache-sim: "I1 32768 B, 64 B, 8-way associative; D1 ...; LL ..." */
 static char wrapper_text[6][1200];
-static char *wrapper[12];
+static char *wrapper[16];
 
 /* The event counts of each cell, set by its probe: [family][workload]. */
 static long long cell_n1[2][64],
@@ -119,9 +120,19 @@ mbm_count_wrapper(bool pg)
 	snprintf(wrapper_text[1], sizeof(wrapper_text[1]), "--%s-out-file=%s/cg.%%p",
 			 pg ? "cachegrind" : "callgrind", count_dir());
 	wrapper[n++] = wrapper_text[1];
-	if (pg)
-		wrapper[n++] = "--cache-sim=no";
-	else
+	wrapper[n++] = rq.cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
+	if (rq.cache_sim)
+	{
+		/*
+		 * One model on every machine rather than what the host reports (a
+		 * VM may say anything: this one's LL is "512 MiB, 2-way"), so that
+		 * estimated cycles mean the same wherever they were counted
+		 */
+		wrapper[n++] = "--I1=32768,8,64";
+		wrapper[n++] = "--D1=32768,8,64";
+		wrapper[n++] = "--LL=8388608,16,64";
+	}
+	if (!pg)
 	{
 		wrapper[n++] = "--separate-threads=yes";
 		wrapper[n++] = "--dump-instr=no";
@@ -140,11 +151,88 @@ mbm_count_wrapper(bool pg)
 }
 
 /*
- * The first number after "prefix" on a line of file path, or -1; waits up
- * to 60 s for it.  With marker, -1 too when no line holds marker.
+ * valgrind's counts of one pass: instructions and, with --cache-sim, the
+ * simulated caches' accesses and misses (cachegrind's and callgrind's
+ * event names).
  */
-static long long
-read_total(const char *path, const char *prefix, const char *marker)
+typedef struct pass_counts
+{
+	long long	ir,
+				dr,
+				dw,
+				i1mr,
+				d1mr,
+				d1mw,
+				ilmr,
+				dlmr,
+				dlmw;
+} pass_counts;
+
+/* Where each event name of valgrind's "events:" line goes. */
+static long long *
+count_slot(pass_counts *c, const char *name, size_t len)
+{
+	static const char *const names[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"};
+	long long  *slots[] = {&c->ir, &c->dr, &c->dw, &c->i1mr, &c->d1mr, &c->d1mw, &c->ilmr, &c->dlmr, &c->dlmw};
+	size_t		i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+			return slots[i];
+	return NULL;
+}
+
+/* The numbers of a totals line into *c, in the order of the events line. */
+static void
+take_totals(const char *events, const char *totals, pass_counts *c)
+{
+	const char *e = events;
+	char	   *t = (char *) totals;
+
+	memset(c, 0, sizeof(*c));
+	for (;;)
+	{
+		size_t		len;
+		long long	v;
+		char	   *end;
+		long long  *slot;
+
+		e += strspn(e, " ");
+		len = strcspn(e, " \n");
+		v = strtoll(t, &end, 10);
+		if (len == 0 || end == t)
+			break;
+		if ((slot = count_slot(c, e, len)) != NULL)
+			*slot = v;
+		e += len;
+		t = end;
+	}
+}
+
+/* A "desc: I1 cache: 32768 B, 64 B, 8-way associative" line into cache_desc, once per cache. */
+static void
+note_cache(const char *desc)
+{
+	char		level[8];
+	size_t		len = strlen(cache_desc);
+	const char *size = strchr(desc, ':') + 1;
+
+	snprintf(level, sizeof(level), "%.*s", (int) strcspn(desc, " "), desc);
+	if (strstr(cache_desc, level) != NULL || len + 2 >= sizeof(cache_desc))
+		return;
+	size += strspn(size, " ");
+	snprintf(cache_desc + len, sizeof(cache_desc) - len, "%s%s %.*s", len ? "; " : "", level,
+			 (int) strcspn(size, "\n"), size);
+}
+
+/*
+ * The counts of file path: its "events:" line names them, the line that
+ * starts with prefix holds them.  0, or -1 when the file has no such line
+ * within 60 s (valgrind may still be writing it) or, with marker, no line
+ * holds marker.
+ */
+static int
+read_counts(const char *path, const char *prefix, const char *marker, pass_counts *c)
 {
 	int			tries;
 
@@ -152,37 +240,44 @@ read_total(const char *path, const char *prefix, const char *marker)
 	{
 		FILE	   *f = fopen(path, "r");
 		char		line[4096];
-		long long	total = -1;
+		char		events[512] = "";
+		bool		found = false;
 		bool		marked = marker == NULL;
 
 		while (f && fgets(line, sizeof(line), f))
 		{
-			if (strncmp(line, prefix, strlen(prefix)) == 0)
-				total = atoll(line + strlen(prefix));
+			if (strncmp(line, "events: ", 8) == 0)
+				snprintf(events, sizeof(events), "%.*s", (int) sizeof(events) - 1, line + 8);
+			else if (strncmp(line, "desc: ", 6) == 0 && strstr(line, " cache:"))
+				note_cache(line + 6);
+			else if (strncmp(line, prefix, strlen(prefix)) == 0 && events[0])
+			{
+				take_totals(events, line + strlen(prefix), c);
+				found = true;
+			}
 			marked |= marker && strstr(line, marker) != NULL;
 		}
 		if (f)
 			fclose(f);
-		if (total >= 0)
-			return marked ? total : -1;
+		if (found)
+			return marked ? 0 : -1;
 		usleep(50000);
 	}
 	return -1;
 }
 
-/* The instructions of the Postgres process that ran a pass (cachegrind's file of it), or -1. */
-static long long
-pg_pass_count(const char *line, char *err, size_t errlen)
+/* The counts of the Postgres process that ran a pass (cachegrind's file of it): 0 or -1. */
+static int
+pg_pass_count(const char *line, pass_counts *c, char *err, size_t errlen)
 {
 	int			pid = (int) mbm_json_number(line, "client_pids", 0);
 	char		path[256];
-	long long	total;
 
 	snprintf(path, sizeof(path), "%s/cg.%d", count_dir(), pid);
-	total = pid > 0 ? read_total(path, "summary: ", NULL) : -1;
-	if (total < 0)
-		snprintf(err, errlen, "no count of the background worker (pid %d) in %s", pid, count_dir());
-	return total;
+	if (pid > 0 && read_counts(path, "summary: ", NULL, c) == 0 && c->ir > 0)
+		return 0;
+	snprintf(err, errlen, "no count of the background worker (pid %d) in %s", pid, count_dir());
+	return -1;
 }
 
 /* callgrind_control OPTION [ARG] on the server, as its user: 0 or -1. */
@@ -209,16 +304,16 @@ callgrind(const char *option, const char *arg, char *err, size_t errlen)
  * work depends on time, stay out; the client's check of the tables runs
  * the same commands in every pass and cancels in the difference of two.
  */
-static long long
-my_pass_count(char *err, size_t errlen)
+static int
+my_pass_count(pass_counts *sum, char *err, size_t errlen)
 {
 	char		prefix[64];
 	DIR		   *d = opendir(count_dir());
 	struct dirent *e;
 	int			part = 0;
 	int			threads = 0;
-	long long	sum = 0;
 
+	memset(sum, 0, sizeof(*sum));
 	snprintf(prefix, sizeof(prefix), "cg.%d.", (int) run_my_server.pid);
 	while (d && (e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && atoi(e->d_name + strlen(prefix)) > part)
@@ -228,14 +323,22 @@ my_pass_count(char *err, size_t errlen)
 	while (d && part > 0 && (e = readdir(d)) != NULL)
 	{
 		char		path[512];
-		long long	total;
+		pass_counts c;
 
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || atoi(e->d_name + strlen(prefix)) != part)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
-		if ((total = read_total(path, "totals: ", "dispatch_command")) > 0)
+		if (read_counts(path, "totals: ", "dispatch_command", &c) == 0 && c.ir > 0)
 		{
-			sum += total;
+			sum->ir += c.ir;
+			sum->dr += c.dr;
+			sum->dw += c.dw;
+			sum->i1mr += c.i1mr;
+			sum->d1mr += c.d1mr;
+			sum->d1mw += c.d1mw;
+			sum->ilmr += c.ilmr;
+			sum->dlmr += c.dlmr;
+			sum->dlmw += c.dlmw;
 			threads++;
 		}
 	}
@@ -246,17 +349,16 @@ my_pass_count(char *err, size_t errlen)
 		snprintf(err, errlen, "no connection's thread in callgrind's dump %d in %s", part, count_dir());
 		return -1;
 	}
-	return sum;
+	return 0;
 }
 
-/* One pass of events on the server up: its row into *line, its count into *count (-1: not counted). */
+/* One pass of events on the server up: its row into *line, with counted its counts into *c. */
 static mbm_run_outcome
 pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits *lim,
-	 bool counted, char **line, long long *count, char *err, size_t errlen)
+	 bool counted, char **line, pass_counts *c, char *err, size_t errlen)
 {
 	mbm_run_outcome outcome;
 
-	*count = -1;
 	if (ab->pg)
 		outcome = mbm_measure_pg(ab->pg, workload, round, lim, line, err, errlen);
 	else
@@ -269,8 +371,7 @@ pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits 
 	}
 	if (outcome != RUN_OK || !counted)
 		return outcome;
-	*count = ab->pg ? pg_pass_count(*line, err, errlen) : my_pass_count(err, errlen);
-	if (*count < 0)
+	if ((ab->pg ? pg_pass_count(*line, c, err, errlen) : my_pass_count(c, err, errlen)) != 0)
 		return RUN_FAILED;
 	if (lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
 	{
@@ -281,29 +382,60 @@ pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits 
 	return RUN_OK;
 }
 
-/* The row of a counted run: the long pass's, less the short pass's events, queries and instructions. */
-static mbm_run_outcome
-combine(const mbm_any_build *ab, const char *short_pass, const char *long_pass, long long instructions,
-		char **line, char *err, size_t errlen)
+/*
+ * The simulated caches' figures of a run's counts d (long pass less short)
+ * as text into out[0..3]: I1 misses, D1 misses, LL misses, and estimated
+ * cycles, L1 hits + 5 x LL hits + 35 x LL misses (Turner-Trauring's
+ * weights, docs/methodology.md).
+ */
+static void
+cache_figures(const pass_counts *d, char out[4][32])
 {
-	char		count[32];
-	char		note[512];
-	const char *params[5] = {long_pass, short_pass, count, mbm_count_counter(ab->pg != NULL), note};
-	char		out[65536];
+	long long	l1_misses = d->i1mr + d->d1mr + d->d1mw;
+	long long	ll_misses = d->ilmr + d->dlmr + d->dlmw;
+	long long	l1_hits = d->ir + d->dr + d->dw - l1_misses;
 
-	snprintf(count, sizeof(count), "%lld", instructions);
+	snprintf(out[0], 32, "%lld", d->i1mr);
+	snprintf(out[1], 32, "%lld", d->d1mr + d->d1mw);
+	snprintf(out[2], 32, "%lld", ll_misses);
+	snprintf(out[3], 32, "%lld", l1_hits + 5 * (l1_misses - ll_misses) + 35 * ll_misses);
+}
+
+/*
+ * The row of a counted run: the long pass's, less the short pass's events,
+ * queries, instructions and, with --cache-sim, the simulated caches' figures.
+ */
+static mbm_run_outcome
+combine(const mbm_any_build *ab, const char *short_pass, const char *long_pass,
+		const pass_counts *s, const pass_counts *l, char **line, char *err, size_t errlen)
+{
+	pass_counts d = {l->ir - s->ir, l->dr - s->dr, l->dw - s->dw, l->i1mr - s->i1mr, l->d1mr - s->d1mr,
+	l->d1mw - s->d1mw, l->ilmr - s->ilmr, l->dlmr - s->dlmr, l->dlmw - s->dlmw};
+	char		count[32];
+	char		cache[4][32];
+	char		note[1024];
+	const char *params[9] = {long_pass, short_pass, count, mbm_count_counter(ab->pg != NULL), note};
+	char		out[65536];
+	int			i;
+
+	snprintf(count, sizeof(count), "%lld", d.ir);
+	cache_figures(&d, cache);
+	for (i = 0; i < 4; i++)
+		params[5 + i] = rq.cache_sim ? cache[i] : NULL;
 	snprintf(note, sizeof(note), "%s: instructions of the %s that ran the events, the pass of"
 			 " %.0f events less the pass of %.0f (one seeded sequence), so that start-up and warm-up"
-			 " cancel", mbm_count_counter(ab->pg != NULL),
-			 ab->pg ? "background worker" : "connections' threads",
-			 mbm_json_number(long_pass, "events", 0), mbm_json_number(short_pass, "events", 0));
+			 " cancel%s%s", mbm_count_counter(ab->pg != NULL),
+			 ab->pg ? "background worker" : "connection's commands",
+			 mbm_json_number(long_pass, "events", 0), mbm_json_number(short_pass, "events", 0),
+			 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? cache_desc : "");
 	if (mbm_pg_exec(results,
 					"SELECT ($1::jsonb || jsonb_build_object("
 					"'events', ($1::jsonb->>'events')::bigint - ($2::jsonb->>'events')::bigint,"
 					"'queries', ($1::jsonb->>'queries')::bigint - ($2::jsonb->>'queries')::bigint,"
 					"'instructions', $3::bigint, 'instructions_counter', $4::text,"
-					"'hw_counters_note', $5::text))::text",
-					5, params, out, sizeof(out), err, errlen) != 0)
+					"'hw_counters_note', $5::text, 'i1_misses', $6::bigint, 'd1_misses', $7::bigint,"
+					"'ll_misses', $8::bigint, 'estimated_cycles', $9::bigint))::text",
+					9, params, out, sizeof(out), err, errlen) != 0)
 		return RUN_FAILED;
 	*line = strdup(out);
 	return RUN_OK;
@@ -327,9 +459,9 @@ probe_build(const mbm_any_build *ab, char *err, size_t errlen)
 	for (w = 0; w < rq.nworkloads; w++)
 	{
 		char	   *line = NULL;
-		long long	count;
+		pass_counts c;
 
-		if (pass(ab, rq.workloads[w], 1, &lim, false, &line, &count, err, errlen) != RUN_OK)
+		if (pass(ab, rq.workloads[w], 1, &lim, false, &line, &c, err, errlen) != RUN_OK)
 			return -1;
 		set_passes(ab->pg ? 0 : 1, w, mbm_json_number(line, "events", 0) / mbm_json_number(line, "elapsed_seconds", 1));
 		free(line);
@@ -392,18 +524,18 @@ mbm_count_run(const mbm_any_build *ab, const char *workload, int w, int round, c
 	char	   *first = NULL,
 			   *short_pass = NULL,
 			   *long_pass = NULL;
-	long long	count,
-				short_count = 0,
-				long_count = 0;
+	pass_counts warm,
+				short_count,
+				long_count;
 
-	outcome = pass(ab, workload, round, &lim, false, &first, &count, err, errlen);
+	outcome = pass(ab, workload, round, &lim, false, &first, &warm, err, errlen);
 	if (outcome == RUN_OK)
 		outcome = pass(ab, workload, round, &lim, true, &short_pass, &short_count, err, errlen);
 	lim.events = cell_n2[family][w];
 	if (outcome == RUN_OK)
 		outcome = pass(ab, workload, round, &lim, true, &long_pass, &long_count, err, errlen);
 	if (outcome == RUN_OK)
-		outcome = combine(ab, short_pass, long_pass, long_count - short_count, line, err, errlen);
+		outcome = combine(ab, short_pass, long_pass, &short_count, &long_count, line, err, errlen);
 	free(first);
 	free(short_pass);
 	free(long_pass);

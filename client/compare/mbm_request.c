@@ -47,6 +47,8 @@ usage(void)
 		   "  --threshold T         smallest change called a difference [0.02; with --metric\n"
 		   "                        instructions alone, of instructions: 0.005]\n"
 		   "  --count-threshold T   the same for instructions with --metric both [0.005]\n"
+		   "  --cache-sim           counted runs simulate the caches too: I1, D1 and LL misses\n"
+		   "                        and estimated cycles per query (report-cycles.*)\n"
 		   "  --confidence C        of the report's intervals [0.95]\n"
 		   "  --cpus LIST           CPUs the servers run on (the runner takes the others) [0]\n"
 		   "  --results-db CONNINFO put the runs here too (no password in it)\n"
@@ -303,7 +305,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 		{"keep", no_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'}, {"suite", no_argument, NULL, 'a'},
 		{"precision", required_argument, NULL, 'P'}, {"metric", required_argument, NULL, 'm'},
-		{"count-threshold", required_argument, NULL, 'N'},
+		{"count-threshold", required_argument, NULL, 'N'}, {"cache-sim", no_argument, NULL, 'c'},
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{NULL, 0, NULL, 0}
@@ -353,6 +355,9 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 				rq.counted = strcmp(optarg, "instructions") == 0 || strcmp(optarg, "both") == 0;
 				if (!rq.timed && !rq.counted)
 					refuse("--metric is qps, instructions or both, not \"%s\"", optarg);
+				break;
+			case 'c':
+				rq.cache_sim = true;
 				break;
 			case 'X':
 				refuse("--%s no longer applies: every run is alone, on a fresh server start from"
@@ -555,6 +560,8 @@ check_metric(bool threshold_given)
 		rq.threshold = 0.02;
 	if (rq.rounds == 0)
 		rq.rounds = rq.timed ? 3 : 2;
+	if (rq.cache_sim && !rq.counted)
+		refuse("--cache-sim simulates the caches of counted runs: give --metric instructions or both too");
 	if (!rq.counted)
 		return;
 	if (rq.clients != 1)

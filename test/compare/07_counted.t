@@ -5,7 +5,8 @@
 # clients; a setting that changes the work of a query (no index-only scans)
 # is a difference on the cell it touches and the same within 0.5% on one
 # it does not, with the replicates of every cell within 0.1% of each
-# other, whatever else the machine is doing; the runs say what counted
+# other, whatever else the machine is doing, and so are the estimated
+# cycles of --cache-sim (refused without a counted metric); the runs say what counted
 # them; --metric both writes both reports; MariaDB is counted too (the
 # thread that serves the client), and an A/A of a read and a write is the
 # same within 0.5%, its replicates within 0.1%.
@@ -30,11 +31,14 @@ is "$?:$(grep -c 'counts the work of one client' "$scratch/err")" "2:1" "--metri
 "$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric cycles \
     --out "$scratch/metric" >"$scratch/out" 2>"$scratch/err"
 is "$?:$(grep -c 'qps, instructions or both' "$scratch/err")" "2:1" "an unknown --metric: refused"
+"$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --cache-sim \
+    --out "$scratch/cachesim" >"$scratch/out" 2>"$scratch/err"
+is "$?:$(grep -c 'give --metric instructions or both' "$scratch/err")" "2:1" "--cache-sim without a counted metric: refused"
 
 # ---- Postgres: one setting that changes the plan of one workload
 out="$scratch/ab"
 "$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:enable_indexonlyscan=off \
-    --metric instructions --workloads point-query,range-covered-pk "${counted[@]}" \
+    --metric instructions --cache-sim --workloads point-query,range-covered-pk "${counted[@]}" \
     --out "$out" >"$scratch/ab.out" 2>"$scratch/ab.err"
 ok $? "counted A/B: exit 0 ($(tail -1 "$scratch/ab.err"))"
 cell() { grep -E " $2\$" "$1" | awk '{ print $1 }'; }   # cell REPORT WORKLOAD
@@ -55,6 +59,19 @@ like "$(cell "$out/report.txt" range-covered-pk)" '^0\.[0-9][0-9]$' \
 like "$(grep -c 'cells: instructions(a) / instructions(b)' "$out/report.txt")" '^1$' "the report says its cells are instructions(a) / instructions(b)"
 like "$(grep 'metric: instructions per query, counted' "$out/report.txt")" 'cachegrind [0-9.]+' "... and what counted them"
 is "$(replicates_apart "$out/runs.jsonl")" "all within 0.1%" "the replicates of every build and cell agree within 0.1%"
+# --cache-sim: the simulated caches' figures, and a verdict on estimated cycles
+is "$(cell "$out/report-cycles.txt" point-query)" "1.00=" "estimated cycles: point-query the same within 0.5%"
+like "$(cell "$out/report-cycles.txt" range-covered-pk)" '^0\.[0-9][0-9]$' \
+   "estimated cycles: range-covered-pk without index-only scans a difference ($(cell "$out/report-cycles.txt" range-covered-pk))"
+is "$(python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+print(all(r["estimated_cycles"] > r["instructions"] and r["i1_misses"] > 0 and r["d1_misses"] > 0 and r["ll_misses"] >= 0
+          and "LL 8388608 B, 64 B, 16-way" in r["hw_counters_note"] for r in rows),
+      max(abs(a["estimated_cycles"] / a["queries"] / (b["estimated_cycles"] / b["queries"]) - 1)
+          for a in rows for b in rows if (a["label"], a["workload"]) == (b["label"], b["workload"])) < 0.001)' "$out/runs.jsonl")" \
+   "True True" "every run has its misses and estimated cycles (more than its instructions) on the fixed cache model, replicates within 0.1%"
+is "$(grep -c 'run options\|warning' "$out/report.txt")" 0 "a counted report has no run options (the passes' event counts are the runner's) and no timed warnings"
 is "$(python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]

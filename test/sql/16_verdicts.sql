@@ -3,11 +3,12 @@
 -- prior, the pairing (drift both builds see cancels), server starts as a
 -- level, each of the three verdicts, the adjusted interval agreeing with
 -- the mark, disturbed pairs set aside, one run a side, the threshold, the
--- rounds an undecided cell needs, the report's marks and legend, and the
--- warnings.  Every random draw is seeded.  (test/pg/calibration.t checks
+-- rounds an undecided cell needs, the report's marks and legend, the
+-- warnings, and counted runs (estimated cycles, a report without timed
+-- warnings or the runner's event counts).  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(48);
+SELECT plan(51);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -312,6 +313,30 @@ FROM unnest(ARRAY['state-a', 'state-b']) l, generate_series(1, 2) r;
 SELECT matches((SELECT string_agg(message, E'\n') FROM microbench.compare_warnings('state-a', 'state-b') WHERE kind = 'data-state'),
                '^pg: the two labels read data in a different state in 1 workload\(s\), e.g. range-covered-pk: dead_rows 0 for state-a, 6000 for state-b',
                'dead rows in one side''s table: a data-state warning naming the workload and the figure');
+
+-- ---- counted runs: estimated cycles, no time in them -----------------------
+-- b runs 2% fewer estimated cycles a query than a, to the last digit in
+-- every round; its QPS (valgrind's) would say the opposite
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
+                             seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps,
+                             tps, event_limit, round, instance, instructions, instructions_counter,
+                             estimated_cycles, i1_misses, d1_misses, ll_misses)
+SELECT 'postgres', '1', l.label, 'point-query', 'post', 1, 1000, 1, 'uniform', 1, 0, now() + g * interval '1 minute',
+       now() + g * interval '1 minute', 1, 1000, 1000, l.qps, l.qps, 4000, g, l.label || g,
+       30000000, 'cachegrind 3.19.0', l.cycles, 1000, 300, 2
+FROM (VALUES ('count-a', 50000000, 900), ('count-b', 49000000, 1000)) AS l(label, cycles, qps),
+     generate_series(1, 3) g;
+SELECT is(format('%s %s %s', microbench.metric_value(r, 'qps'), microbench.metric_value(r, 'estimated_cycles') * 49000000,
+                 microbench.metric_value(r, 'll_misses_per_query')),
+          ' 1000 0.002', 'a counted run: no QPS, queries per estimated cycle, LL misses per query')
+FROM microbench.runs r WHERE r.label = 'count-b' AND r.round = 1;
+SELECT is(format('%s %s', round(c.ratio::numeric, 4), c.verdict), '1.0204 difference',
+          'estimated cycles: the cell is cycles(a) / cycles(b), above 1 as b runs fewer, a difference')
+FROM microbench.compare('count-a', 'count-b', 'estimated_cycles', threshold => 0.005) c;
+SELECT ok(r ~ 'cells: estimated_cycles\(count-a\) / estimated_cycles\(count-b\)'
+          AND r ~ 'metric: estimated cycles per query' AND r !~ 'run options' AND r !~ 'warning',
+          'the report of estimated cycles says what its cells are, and has no timed warnings or runner''s event counts')
+FROM microbench.bench_report('count-a', 'count-b', metric => 'estimated_cycles', threshold => 0.005) r;
 
 SELECT * FROM finish();
 ROLLBACK;
