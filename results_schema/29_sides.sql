@@ -241,23 +241,17 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN metric = 'qps' THEN ''
-        WHEN metric = 'instructions' THEN
-        E'\n\n' || prefix || format('metric: instructions per query, counted (%s); cells are'
-                                     ' instructions(%s) / instructions(%s), so above 1 means %s runs fewer',
+        -- a count's metrics: what counted them, and the cost turned over
+        WHEN metric IN ('instructions', 'estimated_cycles') THEN
+        E'\n\n' || prefix || format('metric: %s (%s); cells are %s(%s) / %s(%s), so above 1 means %s runs fewer',
+                                     CASE metric WHEN 'instructions' THEN 'instructions per query, counted'
+                                          ELSE 'estimated cycles per query, L1 hits + 5 x LL hits + 35 x LL'
+                                               ' misses of valgrind''s simulated caches, a model, not a clock' END,
                                      coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
                                                FROM microbench.runs r
                                                WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
                                               'valgrind or perf_event'),
-                                     base, other, other)
-        WHEN metric = 'estimated_cycles' THEN
-        E'\n\n' || prefix || format('metric: estimated cycles per query, L1 hits + 5 x LL hits + 35 x LL misses of'
-                                     ' valgrind''s simulated caches (%s; a model, not a clock); cells are'
-                                     ' estimated_cycles(%s) / estimated_cycles(%s), so above 1 means %s runs fewer',
-                                     coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
-                                               FROM microbench.runs r
-                                               WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
-                                              'valgrind'),
-                                     base, other, other)
+                                     metric, base, metric, other, other)
         ELSE
         E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
                                      m.metric, m.description, m.unit, m.metric, other, m.metric, base,
