@@ -239,6 +239,11 @@ typedef struct mbm_result
 	/* for verdicts (results_schema/17_verdicts.sql) */
 	const double *qps_per_second;	/* QPS of each second of the window */
 	int			n_samples;
+	const double *qps_tenths;	/* ... and of each tenth of a second */
+	int			n_tenths;
+	bool		steady_known;	/* the steady rate from the tenths (mb_samples.h) */
+	double		qps_steady;
+	double		steady_set_aside;	/* the share of tenths set aside as disturbed */
 	double		canary_before_us;	/* mb_canary_run_us(); < 0: not taken */
 	double		canary_after_us;
 	char	   *data_state;		/* JSON object, or NULL: nothing could be read */

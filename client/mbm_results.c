@@ -179,6 +179,11 @@ add_verdicts(row *rw, const mbm_options *o, const mbm_result *r)
 
 	add_kind(rw, "qps_per_second", list, COL_FLOAT_ARRAY);
 	free(list);
+	list = number_list(r->qps_tenths, r->n_tenths, false);
+	add_kind(rw, "qps_tenths", r->n_tenths > 0 ? list : NULL, COL_FLOAT_ARRAY);
+	free(list);
+	add_number(rw, "qps_steady", r->qps_steady, !r->steady_known);
+	add_number(rw, "steady_set_aside", r->steady_set_aside, !r->steady_known);
 	add_number(rw, "canary_before_us", r->canary_before_us, !(r->canary_before_us > 0));
 	add_number(rw, "canary_after_us", r->canary_after_us, !(r->canary_after_us > 0));
 	add_kind(rw, "data_state", r->data_state, COL_JSON);

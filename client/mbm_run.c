@@ -890,6 +890,9 @@ typedef struct mbm_run_state
 	int			sample_capacity;
 	double	   *sample_buffer;
 	double	   *wait_buffer;
+	int			tenth_capacity;
+	double	   *tenth_buffer;	/* the tenths, then room to find the steady rate */
+	double	   *steady_scratch;
 	mb_samples	samples;
 	bool		sched_end_read; /* sched_end: read at the window's end */
 	mb_sched	sched_end;
@@ -924,11 +927,16 @@ run_new(const mbm_options *o, const mb_workload *w)
 	rs->sample_capacity = mb_samples_capacity(o->time_s);
 	rs->sample_buffer = calloc((size_t) rs->sample_capacity, sizeof(double));
 	rs->wait_buffer = calloc((size_t) rs->sample_capacity, sizeof(double));
+	rs->tenth_capacity = mb_samples_fine_capacity(o->time_s);
+	rs->tenth_buffer = calloc((size_t) rs->tenth_capacity, sizeof(double));
+	rs->steady_scratch = calloc((size_t) rs->tenth_capacity, sizeof(double));
 	if (rs->clients == NULL || rs->workers == NULL || rs->phase == NULL ||
 		rs->claimed == NULL || rs->scan_rows == NULL || rs->r == NULL)
 		rs->failure = "out of memory";
 	if (rs->sample_buffer == NULL || rs->wait_buffer == NULL)
 		rs->sample_capacity = 0;	/* no per-second QPS, the run goes on */
+	if (rs->tenth_buffer == NULL || rs->steady_scratch == NULL)
+		rs->tenth_capacity = 0;		/* nor a steady rate */
 	mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,
 					0, NULL);
 	if (rs->phase)
@@ -970,6 +978,8 @@ run_free(mbm_run_state *rs)
 	free(rs->r);
 	free(rs->sample_buffer);
 	free(rs->wait_buffer);
+	free(rs->tenth_buffer);
+	free(rs->steady_scratch);
 	free(rs);
 }
 
@@ -1152,6 +1162,8 @@ run_measure(mbm_run_state *rs)
 		mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,
 						rs->window_start,
 						read_clients_sched(clients, rs->n, &sched_now) ? &sched_now : NULL);
+		mb_samples_set_fine(&rs->samples, rs->tenth_capacity > 0 ? rs->tenth_buffer : NULL,
+							rs->tenth_capacity);
 		atomic_store(rs->phase, PHASE_MEASURE);
 		note_phase_end(rs, run_phase(clients, rs->n, o->time_s, o->report_interval, rs->claimed,
 									 o->event_limit, &rs->samples), PHASE_MEASURE);
@@ -1216,6 +1228,10 @@ run_collect(mbm_run_state *rs)
 	r->qps_per_second = rs->samples.qps;
 	r->cpu_wait_per_second = rs->samples.wait_share;
 	r->n_samples = rs->samples.count;
+	r->qps_tenths = rs->samples.fine_qps;
+	r->n_tenths = rs->samples.fine_count;
+	r->steady_known = mb_samples_steady(&rs->samples, rs->steady_scratch, &r->qps_steady,
+										&r->steady_set_aside);
 	r->sched_known = sum_client_sched(clients, n, &r->sched);
 	for (i = 0; i < n; i++)
 	{

@@ -1,5 +1,6 @@
 /*
- * mb_samples.h — QPS for each second of a run's measured window.
+ * mb_samples.h — QPS for each second of a run's measured window, for
+ * each tenth of a second too, and the run's steady rate from the tenths.
  *
  * A run's single QPS hides how it got there: a warm-up that had not
  * finished, a checkpoint, a neighbour that started half-way.  Both drivers
@@ -24,6 +25,15 @@
  * wait times (mb_sched.h), read when a sample is due (mb_samples_due); each
  * sample then also gets the share of the clients' time spent waiting for a
  * CPU, or -1 where a reading was missing.
+ *
+ * Given a second buffer (mb_samples_set_fine), the same readings also make
+ * samples of a tenth of a second.  A neighbour that takes the CPU for a
+ * moment slows a few tenths and leaves the rest of the run as it was, and
+ * interference only ever slows a run (Chen and Revels, "Robust benchmarking
+ * in noisy environments", 2016): so mb_samples_steady takes the run's
+ * level as the median tenth, sets aside the tenths that fell well below
+ * it, and returns the mean rate of the rest with the share set aside.  A
+ * disturbed second moves the run's mean, not its steady rate.
  */
 #ifndef MB_SAMPLES_H
 #define MB_SAMPLES_H
@@ -34,6 +44,7 @@
 #include "mb_sched.h"
 
 #define MB_SAMPLE_NS	1000000000ULL
+#define MB_FINE_SAMPLE_NS	100000000ULL
 
 typedef struct mb_samples
 {
@@ -48,6 +59,14 @@ typedef struct mb_samples
 	uint64_t	start_queries;	/* queries counted when it opened */
 	bool		start_sched_valid;	/* start_sched was read */
 	mb_sched	start_sched;	/* CPU times when it opened */
+	/* the tenths of a second: fine_qps NULL when not kept */
+	double	   *fine_qps;
+	int			fine_capacity;
+	int			fine_count;
+	int			fine_dropped;
+	uint64_t	fine_due_ns;
+	uint64_t	fine_start_ns;
+	uint64_t	fine_start_queries;
 } mb_samples;
 
 /* Buffer size for a window of 'seconds' (0: bounded by events only). */
@@ -60,7 +79,13 @@ extern int	mb_samples_capacity(double seconds);
 extern void mb_samples_init(mb_samples *s, double *buffer, double *wait_share,
 							int capacity, uint64_t window_start_ns, const mb_sched *sched);
 
-/* The time at which the open sample should be closed. */
+/* Buffer size for the tenths of a window of 'seconds' (an hour at most). */
+extern int	mb_samples_fine_capacity(double seconds);
+
+/* Keep tenths of a second too, in buffer (after mb_samples_init). */
+extern void mb_samples_set_fine(mb_samples *s, double *buffer, int capacity);
+
+/* The time at which the open sample (a second's or a tenth's) should be closed. */
 extern uint64_t mb_samples_due_ns(const mb_samples *s);
 
 /* Whether a reading at now_ns closes the open sample (then read the CPU times). */
@@ -77,5 +102,14 @@ extern void mb_samples_tick(mb_samples *s, uint64_t now_ns, uint64_t queries,
 /* The end of the window: keep the last partial second if long enough. */
 extern void mb_samples_finish(mb_samples *s, uint64_t window_end_ns,
 							  uint64_t queries, const mb_sched *sched);
+
+/*
+ * The run's steady rate from its tenths (qps) and the share of the tenths
+ * set aside as disturbed; false, leaving both alone, when there are fewer
+ * than ten tenths or some did not fit the buffer.  scratch: room for
+ * fine_count doubles.
+ */
+extern bool mb_samples_steady(const mb_samples *s, double *scratch, double *qps,
+							  double *set_aside);
 
 #endif							/* MB_SAMPLES_H */

@@ -972,6 +972,19 @@ typedef struct mb_verdict_data
 	Datum	   *client_pids;
 } mb_verdict_data;
 
+/* A float8[] of v[0..n-1]. */
+static Datum
+float8_array(const double *v, int n)
+{
+	Datum	   *items = palloc(sizeof(Datum) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		items[i] = Float8GetDatum(v[i]);
+	return PointerGetDatum(construct_array(items, n, FLOAT8OID, sizeof(float8),
+										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
 /* Insert the result row and return it. */
 static Datum
 record_result(FunctionCallInfo fcinfo, const mb_request *req,
@@ -1093,15 +1106,18 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 	TEXT_COL("disk_note", !costs ? "not collected (microbench.collect_costs is off)"
 			 : disk ? NULL : t->disk_note);
 	/* what a comparison needs to judge this run (17_verdicts.sql) */
+	COL("qps_per_second", FLOAT8ARRAYOID, float8_array(v->samples.qps, v->samples.count), false);
+	COL("qps_tenths", FLOAT8ARRAYOID, float8_array(v->samples.fine_qps, v->samples.fine_count),
+		v->samples.fine_count == 0);
 	{
-		Datum	   *per_second = palloc(sizeof(Datum) * v->samples.count);
+		double		steady = 0,
+					set_aside = 0;
+		bool		known = mb_samples_steady(&v->samples,
+											  palloc(sizeof(double) * Max(v->samples.fine_count, 1)),
+											  &steady, &set_aside);
 
-		for (i = 0; i < v->samples.count; i++)
-			per_second[i] = Float8GetDatum(v->samples.qps[i]);
-		COL("qps_per_second", FLOAT8ARRAYOID,
-			PointerGetDatum(construct_array(per_second, v->samples.count, FLOAT8OID,
-											sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
-			false);
+		FLOAT8_COL("qps_steady", steady, !known);
+		FLOAT8_COL("steady_set_aside", set_aside, !known);
 	}
 	/* where a count written per process (valgrind's) is to be read */
 	COL("client_pids", INT4ARRAYOID,
@@ -1381,6 +1397,8 @@ bench_run(PG_FUNCTION_ARGS)
 						palloc(sizeof(double) * capacity), capacity,
 						(uint64) mb_now_us() * 1000,
 						read_clients_sched(run, &sched) ? &sched : NULL);
+		capacity = mb_samples_fine_capacity(req.seconds);
+		mb_samples_set_fine(&verdict.samples, palloc(sizeof(double) * capacity), capacity);
 	}
 	set_phase(run, MB_PHASE_MEASURE);
 	window_start_us = verdict.samples.start_ns / 1000;

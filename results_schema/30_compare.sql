@@ -33,7 +33,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH run_values AS (
         SELECT s.side, r.run_id, r.dbms, r.label, r.driver, r.workload, microbench.metric_value(r, metric) AS v,
-               CASE WHEN metric = 'qps' THEN r.qps_per_second END AS per_second
+               CASE WHEN metric IN ('qps', 'qps_mean') THEN r.qps_per_second END AS per_second
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = side_stats.phase
@@ -90,7 +90,11 @@ $$;
 -- bound run's), a pair must also stray three times as far as the cell's
 -- pairs usually do (median absolute deviation), so that only the exception
 -- is set aside.  It takes three pairs to know what is usual: cells with
--- fewer set nothing aside.
+-- fewer set nothing aside.  A timed pair is also set aside when either run
+-- shared its CPUs with a busy neighbour: the runner counts what other
+-- processes took of the servers' and its own CPUs during each run
+-- (busy_share), and more than a tenth of a CPU is busy.
+DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
                                                        base_driver text DEFAULT NULL,
@@ -101,14 +105,16 @@ RETURNS TABLE (dbms text, workload text, pair integer, by_round boolean,
                base_log double precision, other_log double precision, d double precision,
                base_wait double precision, other_wait double precision,
                usual_wait_difference double precision,
-               base_instance text, other_instance text, set_aside boolean)
+               base_instance text, other_instance text, set_aside boolean,
+               base_busy double precision, other_busy double precision)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH runs AS (
         SELECT s.side, r.run_id, r.dbms, r.workload, r.round, r.instance, r.started_at,
                microbench.metric_value(r, metric) AS v,
-               r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) AS wait
+               r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) AS wait,
+               CASE WHEN NOT microbench.counted_metric(metric) THEN r.busy_share END AS busy
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = comparison_pairs.phase
@@ -130,7 +136,7 @@ AS $$
     ), sides AS (
         SELECT k.side, k.dbms, k.workload, k.pair, k.by_round,
                array_agg(k.run_id ORDER BY k.run_id) AS run_ids, avg(ln(k.v)) AS l,
-               max(k.wait) AS wait,
+               max(k.wait) AS wait, max(k.busy) AS busy,
                CASE WHEN count(DISTINCT k.instance) = 1 AND count(k.instance) = count(*)
                     THEN min(k.instance) END AS instance
         FROM keyed k
@@ -138,6 +144,7 @@ AS $$
     ), paired AS (
         SELECT b.dbms, b.workload, b.pair, b.by_round, b.run_ids AS base_ids, o.run_ids AS other_ids,
                b.l AS base_l, o.l AS other_l, b.wait AS base_wait, o.wait AS other_wait,
+               b.busy AS base_busy, o.busy AS other_busy,
                b.instance AS base_instance, o.instance AS other_instance
         FROM sides b
         JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
@@ -163,6 +170,8 @@ AS $$
            coalesce(u.known >= 3
                     AND abs((p.other_wait - p.base_wait) - u.difference)
                         > greatest(max_wait_difference, 3 * s.mad), false)
+               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.1, false),
+           p.base_busy, p.other_busy
     FROM paired p
     JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
     LEFT JOIN spread s ON s.dbms = p.dbms AND s.workload = p.workload
@@ -222,6 +231,67 @@ BEGIN
 END
 $$;
 
+-- The prior of the moderated variances, robustly (after limma's
+-- eBayes(robust = TRUE), Phipson et al., "Robust hyperparameter estimation
+-- protects against hypervariable genes and improves power to detect
+-- differential expression", 2016): a cell whose runs a neighbour disturbed
+-- has a variance far above its fellows', and neither sets the prior nor
+-- takes it.  Each cell's variance is tested against the prior fitted
+-- without it (s2 / prior_var follows Fisher's F on df and prior_df
+-- degrees of freedom when the cell is like the others); a cell beyond the
+-- upper 1 - 0.05 / n point is an outlier, named in outliers, and the prior
+-- is fitted from the rest.  With fewer than four cells nothing can be told
+-- apart and the plain fit stands.
+CREATE OR REPLACE FUNCTION microbench.variance_prior_robust(s2 double precision[], df double precision[],
+                                                            names text[],
+                                                            OUT prior_df double precision,
+                                                            OUT prior_var double precision,
+                                                            OUT outliers text[])
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n      integer := coalesce(cardinality(s2), 0);
+    usable integer := 0;
+    keep_s2 double precision[] := '{}';
+    keep_df double precision[] := '{}';
+    fit    record;
+    d2     double precision;
+    x      double precision;
+    i      integer;
+BEGIN
+    outliers := '{}';
+    FOR i IN 1 .. n LOOP
+        usable := usable + (s2[i] > 0 AND df[i] > 0)::integer;
+    END LOOP;
+    IF usable >= 4 THEN
+        FOR i IN 1 .. n LOOP
+            CONTINUE WHEN NOT (s2[i] > 0 AND df[i] > 0);
+            SELECT * INTO fit
+            FROM microbench.variance_prior(s2[1:i - 1] || s2[i + 1:n], df[1:i - 1] || df[i + 1:n]);
+            CONTINUE WHEN fit.prior_df <= 0;
+            -- P(F > s2 / prior_var), F on (df, prior_df): the incomplete
+            -- beta of prior_df / (prior_df + df x); a prior of "infinite"
+            -- degrees of freedom tested as a thousand
+            d2 := least(fit.prior_df, 1000);
+            x := s2[i] / fit.prior_var;
+            IF microbench.beta_inc(d2 / 2, df[i] / 2, d2 / (d2 + df[i] * x)) < 0.05 / usable THEN
+                outliers := outliers || names[i];
+            END IF;
+        END LOOP;
+    END IF;
+    FOR i IN 1 .. n LOOP
+        IF NOT names[i] = ANY (outliers) THEN
+            keep_s2 := keep_s2 || s2[i];
+            keep_df := keep_df || df[i];
+        END IF;
+    END LOOP;
+    SELECT * INTO fit FROM microbench.variance_prior(keep_s2, keep_df);
+    prior_df := fit.prior_df;
+    prior_var := fit.prior_var;
+END
+$$;
+
 -- The comparison behind every report: one row per DBMS and catalog
 -- workload that either side ran, with a verdict.  docs/methodology.md
 -- explains the model and how it was checked; in short:
@@ -231,9 +301,12 @@ $$;
 --     mean), so the luck of a start counts once; when all of a cell's pairs
 --     ran on one pair of starts, that luck cannot be seen in them and a
 --     spread of start_spread (a log-ratio standard deviation) is assumed;
---   - a cell's variance is moderated towards the variance its fellow cells
---     share (variance_prior, over the reads and the writes of each DBMS
---     apart), so that three rounds give a usable interval;
+--   - a cell's variance is moderated towards the variance its like cells
+--     share (variance_prior_robust: the cells of its workload group when
+--     at least three have a spread, else the DBMS's reads, or its writes;
+--     never reads with writes), so that three rounds give a usable
+--     interval; a cell whose spread is far beyond its fellows' (a disturbed
+--     one) neither sets that prior nor takes it, and keeps its own;
 --   - pairs disturbed by a neighbour are set aside (comparison_pairs);
 --   - a cell is a difference when its interval excludes 1 and the change
 --     is at least threshold (the ratio at least 1 + threshold or at most
@@ -343,24 +416,43 @@ AS $$
         FROM units u
         GROUP BY u.dbms, u.workload
     ), classed AS (
-        SELECT u.*, w.grp = 'writes' AS writes, s.n, s.n_set_aside, s.start_pairs, s.n_two_starts,
+        SELECT u.*, w.grp, w.grp = 'writes' AS writes, s.n, s.n_set_aside, s.start_pairs, s.n_two_starts,
                -- all the pairs on one pair of starts: their luck is not in the spread
                s.start_pairs = 1 AND s.n_two_starts = s.n AS one_start
         FROM unit_stats u
         JOIN starts s ON s.dbms = u.dbms AND s.workload = u.workload
         JOIN microbench.workloads w ON w.name = u.workload
-    ), priors AS (
-        SELECT c.dbms, c.writes, count(*) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0) AS pooled,
-               sum(c.n_units - 1) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0) AS pooled_df,
-               (microbench.variance_prior(array_agg(c.s2) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0),
-                                          array_agg((c.n_units - 1)::double precision)
-                                              FILTER (WHERE c.n_units >= 2 AND c.s2 > 0))).*
+    ), pools AS (
+        -- like cells: a workload group of the DBMS when at least three of
+        -- its cells have a spread, else all its reads or all its writes;
+        -- writes never lend their spread to reads, nor reads to writes
+        SELECT c.dbms, c.workload, c.writes,
+               CASE WHEN count(*) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0)
+                         OVER (PARTITION BY c.dbms, c.grp) >= 3
+                    THEN c.grp ELSE CASE WHEN c.writes THEN 'writes' ELSE 'reads' END END AS pool
         FROM classed c
-        GROUP BY c.dbms, c.writes
+    ), pool_members AS (
+        -- a pool's cells: those of its group, or all the reads or writes
+        SELECT DISTINCT p.dbms, p.pool, c.workload, c.n_units, c.s2
+        FROM pools p
+        JOIN classed c ON c.dbms = p.dbms
+                      AND (c.grp = p.pool OR (p.pool IN ('reads', 'writes') AND c.writes = p.writes))
+    ), priors AS (
+        SELECT m.dbms, m.pool, count(*) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0) AS pooled,
+               sum(m.n_units - 1) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0) AS pooled_df,
+               (microbench.variance_prior_robust(
+                    array_agg(m.s2 ORDER BY m.workload) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0),
+                    array_agg((m.n_units - 1)::double precision ORDER BY m.workload)
+                        FILTER (WHERE m.n_units >= 2 AND m.s2 > 0),
+                    array_agg(m.workload ORDER BY m.workload) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0))).*
+        FROM pool_members m
+        GROUP BY m.dbms, m.pool
     ), moderated AS (
-        SELECT c.*, p.pooled, p.prior_df,
-               CASE WHEN p.prior_df > 0 THEN
-                        (p.prior_df * p.prior_var + (c.n_units - 1) * coalesce(c.s2, 0)) / (p.prior_df + c.n_units - 1)
+        SELECT c.*, pr.pool, pr.pooled - cardinality(pr.outliers) AS pooled,
+               c.workload = ANY (pr.outliers) AS outlier,
+               CASE WHEN c.workload = ANY (pr.outliers) THEN 0 ELSE pr.prior_df END AS prior_df,
+               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers) THEN
+                        (pr.prior_df * pr.prior_var + (c.n_units - 1) * coalesce(c.s2, 0)) / (pr.prior_df + c.n_units - 1)
                     -- (identical pairs, as made-up runs can be: a variance of
                     -- (0.0001%)^2 rather than none)
                     WHEN c.n_units >= 2 THEN greatest(c.s2, 1e-12) END AS s2_unit,
@@ -368,15 +460,16 @@ AS $$
                -- never more than all the pooled cells hold together (a prior
                -- fitted from five cells of three pairs knows their spread
                -- from ten degrees of freedom, however alike they look)
-               CASE WHEN p.prior_df > 0
-                    THEN least(p.prior_df + c.n_units - 1,
-                               p.pooled_df + CASE WHEN c.n_units >= 2 AND c.s2 > 0 THEN 0 ELSE c.n_units - 1 END)
+               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers)
+                    THEN least(pr.prior_df + c.n_units - 1,
+                               pr.pooled_df + CASE WHEN c.n_units >= 2 AND c.s2 > 0 THEN 0 ELSE c.n_units - 1 END)
                     ELSE c.n_units - 1 END AS df_unit
         FROM classed c
-        LEFT JOIN priors p ON p.dbms = c.dbms AND p.writes = c.writes
+        JOIN pools po ON po.dbms = c.dbms AND po.workload = c.workload
+        LEFT JOIN priors pr ON pr.dbms = po.dbms AND pr.pool = po.pool
     ), estimated AS (
         SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
-               m.df_unit,
+               m.df_unit, m.pool, m.outlier,
                CASE WHEN m.s2_unit > 0 THEN m.mu WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.d_sides END AS mu,
                CASE WHEN m.s2_unit > 0 THEN
                         m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
@@ -458,8 +551,14 @@ AS $$
                             THEN ', all on one start of each build (a start-to-start spread of '
                                  || round((start_spread * 100)::numeric, 1)::float8 || '% assumed)' ELSE '' END
                     || CASE WHEN w.prior_df > 0 THEN
-                            ', spread pooled with ' || w.pooled || ' ' || CASE WHEN wl.grp = 'writes' THEN 'write' ELSE 'read' END
-                            || ' cells (' || round(w.df_unit::numeric, 1)::float8 || ' degrees of freedom)'
+                            ', spread pooled with ' || w.pooled || ' '
+                            || CASE w.pool WHEN 'writes' THEN 'write cells' WHEN 'reads' THEN 'read cells'
+                                    ELSE 'cells of ' || w.pool END
+                            || ' (' || round(w.df_unit::numeric, 1)::float8 || ' degrees of freedom)'
+                            WHEN w.outlier THEN
+                            ', its own spread (far wider than that of the other '
+                            || CASE w.pool WHEN 'writes' THEN 'write cells' WHEN 'reads' THEN 'read cells'
+                                    ELSE 'cells of ' || w.pool END || ')'
                             ELSE '' END
            END,
            coalesce(w.n, 0)::integer, coalesce(w.n_set_aside, 0)::integer,
@@ -517,6 +616,10 @@ $$;
 --   data-state  the two labels' runs of a workload read data in a
 --               different state (sizes, dead rows, visibility, undo
 --               history beyond state_threshold);
+--   busy        runs that shared their CPUs with a busy neighbour (the
+--               runner's busy_share over a tenth of a CPU), the five
+--               busiest named with what took their CPUs; their pairs are
+--               set aside;
 --   disturbed   pairs set aside because their two runs' CPU waits differ
 --               by more than max_wait_difference from how the cell's pairs
 --               usually differ (comparison_pairs), the worst five named.
@@ -547,7 +650,7 @@ AS $$
                max(s.name) FILTER (WHERE s.side = 'other') AS other_name
         FROM sides s
     ), runs AS (
-        SELECT s.side, s.name, r.*, ln(r.qps) AS l,
+        SELECT s.side, s.name, r.*, ln(microbench.metric_value(r, 'qps')) AS l,
                r.host_cpu_steal_seconds
                    / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
                             + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
@@ -677,6 +780,18 @@ AS $$
         FROM state_diffs d, names n
         WHERE d.diff > state_threshold
         GROUP BY d.dbms
+    ), busy_found AS (
+        -- the runs that shared their CPUs with a busy neighbour, and what it took
+        SELECT r.dbms, 'busy'::text,
+               format('%s: %s run(s) shared their CPUs with a busy neighbour, their pairs set aside: %s%s',
+                      microbench.dbms_short(r.dbms), count(*),
+                      string_agg(format('%s round %s %s (%s)', r.workload, coalesce(r.round::text, '?'), r.name,
+                                        r.busy_note), '; ' ORDER BY r.started_at)
+                          FILTER (WHERE r.rank <= 5),
+                      CASE WHEN count(*) > 5 THEN '; ...' ELSE '' END)
+        FROM (SELECT r.*, row_number() OVER (PARTITION BY r.dbms ORDER BY r.busy_share DESC) AS rank
+              FROM runs r WHERE r.busy_share > 0.1) r
+        GROUP BY r.dbms
     ), disturbed AS (
         SELECT p.*, row_number() OVER (PARTITION BY p.dbms
                                        ORDER BY abs(p.other_wait - p.base_wait - p.usual_wait_difference) DESC) AS worst
@@ -684,7 +799,7 @@ AS $$
                                          coalesce(compare_warnings.base_driver, compare_warnings.driver),
                                          coalesce(compare_warnings.other_driver, compare_warnings.driver),
                                          max_wait_difference) p
-        WHERE p.set_aside
+        WHERE p.set_aside AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.1, false)
     ), disturbed_found AS (
         SELECT d.dbms, 'disturbed'::text,
                format('%s: %s pair(s) set aside, their two runs having waited for a CPU for shares of their time unlike the cell''s other pairs (something else took the CPU from one of them): %s%s',
@@ -704,6 +819,7 @@ AS $$
         UNION ALL SELECT * FROM steal_found
         UNION ALL SELECT * FROM trend_found
         UNION ALL SELECT * FROM state_found
+        UNION ALL SELECT * FROM busy_found
         UNION ALL SELECT * FROM disturbed_found
     ) f
     ORDER BY microbench.dbms_order(f.dbms), f.kind, f.message

@@ -105,6 +105,9 @@ write_metric_reports(const char *metric, double threshold_value, const char *nam
 	int			nothers = mbm_other_labels(other);
 	int			i;
 
+	char		machine[2048];
+
+	mbm_machine_header(machine, sizeof(machine));
 	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
 	snprintf(threshold, sizeof(threshold), "%g", threshold_value);
 	others = mbm_labels_literal(other, nothers);
@@ -125,12 +128,17 @@ write_metric_reports(const char *metric, double threshold_value, const char *nam
 		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 &&
 			(f = fopen(path, "w")) != NULL)
 		{
+			/* a timed report says first whether the machine was quiet */
+			if (i < 2 && strcmp(metric, "qps") == 0)
+				fprintf(f, "%s%s\n\n", i == 0 ? "-- " : "", machine);
 			fprintf(f, "%s\n", PQgetvalue(res, 0, 0));
 			if (i < 2)
 				print_failed_runs(f, i == 0 ? "-- " : "- ", metric);
 			fclose(f);
 			if (i == 0)
 			{
+				if (strcmp(metric, "qps") == 0)
+					printf("\n-- %s\n", machine);
 				printf("\n%s\n", PQgetvalue(res, 0, 0));
 				print_failed_runs(stdout, "-- ", metric);
 			}
@@ -249,6 +257,8 @@ mbm_manifest_write(void)
 			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.clients, rq.max_minutes,
 			rq.threshold, rq.confidence, progress.runs, progress.failed_runs);
 	write_counting(f);
+	if (rq.timed)
+		mbm_machine_manifest(f);
 	fprintf(f, "  \"seconds_per_run\": {\"measured\": %.2f, \"copy\": %.2f, \"start\": %.2f,"
 			" \"stop\": %.2f, \"remove\": %.2f},\n",
 			n ? progress.run_s / n : 0, n ? progress.copy_s / n : 0,

@@ -51,6 +51,9 @@ usage(void)
 		   "                        and estimated cycles per query (report-cycles.*)\n"
 		   "  --confidence C        of the report's intervals [0.95]\n"
 		   "  --cpus LIST           CPUs the servers run on (the runner takes the others) [0]\n"
+		   "  --wait-quiet[=M]      before the first round, wait up to M minutes [10] for a\n"
+		   "                        quiet machine (a fixed CPU task timed within +-2%%, no\n"
+		   "                        neighbour taking over 10%% of a CPU)\n"
 		   "  --results-db CONNINFO put the runs here too (no password in it)\n"
 		   "  --out DIR             report.txt, report.md, report.svg, runs.jsonl,\n"
 		   "                        manifest.json and logs/ (a new or empty directory)\n"
@@ -98,6 +101,7 @@ static const struct
 	{"threshold", 0, 1, &rq.threshold, NULL, NULL},
 	{"count-threshold", 0, 1, &rq.count_threshold, NULL, NULL},
 	{"confidence", 0.5, 0.9999, &rq.confidence, NULL, NULL},
+	{"wait-quiet", 0.1, 1440, &rq.wait_quiet, NULL, NULL},
 };
 
 static void
@@ -308,6 +312,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 		{"count-threshold", required_argument, NULL, 'N'}, {"cache-sim", no_argument, NULL, 'c'},
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
+		{"wait-quiet", optional_argument, NULL, 'q'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -358,6 +363,11 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 				break;
 			case 'c':
 				rq.cache_sim = true;
+				break;
+			case 'q':
+				rq.wait_quiet = 10;
+				if (optarg)
+					take_number(opts[idx].name, optarg);
 				break;
 			case 'X':
 				refuse("--%s no longer applies: every run is alone, on a fresh server start from"

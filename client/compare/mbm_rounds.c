@@ -206,6 +206,11 @@ mbm_rounds_run(void)
 		}
 		if (cells_to_run == 0 || (rq.max_minutes == 0 && round > rq.rounds))
 			break;
+		/* the machine checked before the timed runs of every round */
+		if (rq.timed && round == 1 && rq.wait_quiet > 0)
+			mbm_machine_wait_quiet(rq.wait_quiet);
+		else if (rq.timed)
+			(void) mbm_machine_check(round);
 		printf("== round %d: %d workload(s)\n", round, cells_to_run);
 		fflush(stdout);
 		if (!run_round(round, *undecided))

@@ -23,6 +23,35 @@ mbm_run_estimate(void)
 	return rq.seconds + rq.warmup + 3;
 }
 
+/*
+ * A timed run's neighbours into its JSON line (a new *line): the share of
+ * a CPU other processes took while it ran, and the note naming them.
+ */
+static void
+add_neighbours(char **line, double share, const char *note)
+{
+	char	   *end = strrchr(*line, '}');
+	char		escaped[1024];
+	char	   *with;
+	size_t		i,
+				n = 0;
+
+	if (end == NULL)
+		return;
+	for (i = 0; note[i] && n < sizeof(escaped) - 3; i++)
+	{
+		if (note[i] == '"' || note[i] == '\\')
+			escaped[n++] = '\\';
+		escaped[n++] = (unsigned char) note[i] < 0x20 || (unsigned char) note[i] >= 0x80 ? '?' : note[i];
+	}
+	escaped[n] = '\0';
+	if (asprintf(&with, "%.*s, \"busy_share\": %.4f, \"busy_note\": \"%s\"}", (int) (end - *line), *line,
+				 share, escaped) < 0)
+		return;
+	free(*line);
+	*line = with;
+}
+
 /* The run's JSON line kept in runs.jsonl and loaded into the results database. */
 static void
 record_run(const char *line)
@@ -116,10 +145,29 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	t2 = mbm_now_ns();
 	if (counted)
 		outcome = mbm_count_run(ab, workload, w, round, &line, err, sizeof(err));
-	else if (ab->pg)
-		outcome = mbm_measure_pg(ab->pg, workload, round, &timed, &line, err, sizeof(err));
 	else
-		outcome = mbm_measure_my(ab->my, workload, round, &timed, &line, err, sizeof(err));
+	{
+		mbm_machine_reading *neighbours = mbm_machine_begin();
+		char		note[768],
+					what[256];
+		double		share;
+
+		if (ab->pg)
+			outcome = mbm_measure_pg(ab->pg, workload, round, &timed, &line, err, sizeof(err));
+		else
+			outcome = mbm_measure_my(ab->my, workload, round, &timed, &line, err, sizeof(err));
+		share = mbm_machine_end(neighbours, ab->pg ? run_pg_server.pid : run_my_server.pid, note,
+								sizeof(note));
+		if (outcome == RUN_OK)
+		{
+			add_neighbours(&line, share, note);
+			snprintf(what, sizeof(what), "%s %s round %d %s", ab->pg ? "pg" : strcmp(dbms, "mysql") == 0 ? "my" : "ma", workload, round,
+					 ab->label);
+			mbm_machine_note_run(what, share, note);
+			if (mbm_machine_busy(share))
+				printf("   round %d  %-8s %-26s %-10s busy: %s\n", round, dbms, workload, ab->label, note);
+		}
+	}
 	if (outcome != RUN_OK && mbm_proc_stop_signal())
 		outcome = RUN_STOPPED;
 	t3 = mbm_now_ns();

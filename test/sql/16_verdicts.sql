@@ -4,11 +4,13 @@
 -- level, each of the three verdicts, the adjusted interval agreeing with
 -- the mark, disturbed pairs set aside, one run a side, the threshold, the
 -- rounds an undecided cell needs, the report's marks and legend, the
--- warnings, and counted runs (estimated cycles, a report without timed
--- warnings or the runner's event counts).  Every random draw is seeded.  (test/pg/calibration.t checks
+-- warnings, counted runs (estimated cycles, a report without timed
+-- warnings or the runner's event counts), the steady rate as a run's QPS,
+-- the robust prior (a disturbed cell's spread lent to none), and runs that
+-- shared their CPUs with a busy neighbour.  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(51);
+SELECT plan(59);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -337,6 +339,60 @@ SELECT ok(r ~ 'cells: estimated_cycles\(count-a\) / estimated_cycles\(count-b\)'
           AND r ~ 'metric: estimated cycles per query' AND r !~ 'run options' AND r !~ 'warning',
           'the report of estimated cycles says what its cells are, and has no timed warnings or runner''s event counts')
 FROM microbench.bench_report('count-a', 'count-b', metric => 'estimated_cycles', threshold => 0.005) r;
+
+-- ---- the steady rate, the robust prior, busy neighbours --------------------
+-- a run's QPS in a comparison is its steady rate; qps_mean its mean
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
+                             seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps, tps,
+                             qps_steady, steady_set_aside, round)
+SELECT 'postgres', '1', l, 'point-query', 'post', 1, 1000, 1, 'uniform', 1, 0, now() + g * interval '1 minute',
+       now() + g * interval '1 minute', 1, 1, 1,
+       -- b's mean carries a disturbed second in round 2; its steady rate does not
+       CASE WHEN l = 'steady-b' AND g = 2 THEN 4000 ELSE 5000 END * (1 + 0.001 * g), 1,
+       5000 * (1 + 0.001 * g), CASE WHEN l = 'steady-b' AND g = 2 THEN 0.2 ELSE 0 END, g
+FROM unnest(ARRAY['steady-a', 'steady-b']) l, generate_series(1, 4) g;
+SELECT is(format('%s %s', microbench.metric_value(r, 'qps'), microbench.metric_value(r, 'qps_mean')), '5010 4008',
+          'a run''s QPS is its steady rate, qps_mean its mean as sysbench reports it')
+FROM microbench.runs r WHERE r.label = 'steady-b' AND r.round = 2;
+SELECT is((SELECT verdict FROM microbench.compare('steady-a', 'steady-b') WHERE workload = 'point-query'), 'equivalent',
+          'a disturbed second moves the mean, not the steady rate: the cell is the same');
+SELECT is((SELECT verdict FROM microbench.compare('steady-a', 'steady-b', 'qps_mean') WHERE workload = 'point-query'),
+          'inconclusive', '... which the means could not tell');
+
+-- five read cells of one group, pairs within 0.5%; one of them disturbed
+-- (pairs 20% apart): it keeps its own spread and lends it to none
+SELECT setseed(0.71);
+SELECT count(pg_temp.run('postgres', side, w,
+                         5000 * exp(CASE WHEN w = 'points-covered-si' THEN 0.2 ELSE 0.005 END * pg_temp.gauss()), r))
+FROM unnest(ARRAY['hot-points', 'point-query', 'points-covered-pk', 'points-covered-si',
+                  'points-notcovered-pk']) w,
+     generate_series(1, 4) r, unnest(ARRAY['rob-a', 'rob-b']) side;
+SELECT is((SELECT cardinality(outliers) FROM microbench.variance_prior_robust(ARRAY[1, 1.2, 0.8, 1.1, 400]::float8[],
+                                                                                array_fill(3::float8, ARRAY[5]),
+                                                                                ARRAY['a', 'b', 'c', 'd', 'e'])),
+          1, 'the robust prior: a variance 400 times its fellows'' is an outlier');
+SELECT is((SELECT string_agg(workload || ' ' || verdict, ', ' ORDER BY workload)
+           FROM microbench.compare('rob-a', 'rob-b', threshold => 0.05)),
+          'hot-points equivalent, point-query equivalent, points-covered-pk equivalent, points-covered-si inconclusive, points-notcovered-pk equivalent',
+          'the disturbed cell stays undecided; the tight cells decide on their own spread');
+SELECT matches((SELECT basis FROM microbench.compare('rob-a', 'rob-b', threshold => 0.05) WHERE workload = 'points-covered-si'),
+               'its own spread \(far wider than that of the other cells of point queries\)',
+               'the report says the disturbed cell kept its own spread');
+
+-- a run the runner found sharing its CPUs with a busy neighbour: set aside, named
+SELECT setseed(0.81);
+SELECT count(pg_temp.run('postgres', side, 'point-query', 5000 * CASE WHEN side = 'nb-b' AND r = 2 THEN 0.7 ELSE 1 END
+                                                          * exp(0.002 * pg_temp.gauss()), r))
+FROM generate_series(1, 5) r, unnest(ARRAY['nb-a', 'nb-b']) side;
+UPDATE microbench.runs SET busy_share = CASE WHEN label = 'nb-b' AND round = 2 THEN 0.48 ELSE 0.01 END,
+                           busy_note = 'others took 48% of the servers'' CPU(s) 0; busiest: cc1 45%'
+WHERE label IN ('nb-a', 'nb-b');
+SELECT is((SELECT verdict || ', ' || set_aside || ' set aside' FROM microbench.compare('nb-a', 'nb-b')
+           WHERE workload = 'point-query'),
+          'equivalent, 1 set aside', 'a pair with a busy run is set aside and the cell decides on the rest');
+SELECT matches((SELECT message FROM microbench.compare_warnings('nb-a', 'nb-b') WHERE kind = 'busy'),
+               '^pg: 1 run\(s\) shared their CPUs with a busy neighbour, their pairs set aside: point-query round 2 nb-b \(others took 48%.*cc1 45%\)$',
+               '... and named in a warning with what took the CPU');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1192,6 +1192,99 @@ test_samples(void)
 }
 
 /*
+ * The tenths and the steady rate: a window read every 10 ms whose counter
+ * runs at 'rate' except from slow_from to slow_to (ns after the start),
+ * where it runs at slow_rate; 'wobble' alternates each tenth's rate by
+ * that many q/s up and down (a quiet machine's own spread).
+ */
+static void
+feed_disturbed(mb_samples *s, double *tenths, int cap, uint64_t len_ns, double rate,
+			   uint64_t slow_from, uint64_t slow_to, double slow_rate, double wobble)
+{
+	double		q = 0;
+	uint64_t	t;
+	uint64_t	step = 10000000ull;
+
+	mb_samples_init(s, NULL, NULL, 0, T0, NULL);
+	mb_samples_set_fine(s, tenths, cap);
+	for (t = step; t <= len_ns; t += step)
+	{
+		double		r = t > slow_from && t <= slow_to ? slow_rate : rate;
+
+		r += ((t - 1) / 100000000ull) % 2 ? wobble : -wobble;
+		q += r * step / 1e9;
+		if (t < len_ns)
+			mb_samples_tick(s, T0 + t, (uint64_t) (q + 1e-6), NULL);
+	}
+	mb_samples_finish(s, T0 + len_ns, (uint64_t) (q + 1e-6), NULL);
+}
+
+static void
+test_steady(void)
+{
+	double		tenths[64];
+	double		scratch[64];
+	double		steady = -1,
+				set_aside = -1;
+	mb_samples	s;
+	bool		known;
+	int			i;
+	double		mean = 0;
+
+	CHECK(mb_samples_fine_capacity(5) == 52 && mb_samples_fine_capacity(0) == 36000 &&
+		  mb_samples_fine_capacity(7200) == 36000,
+		  "steady: room for ten tenths a second plus two, an hour at most (%d for 5 s)",
+		  mb_samples_fine_capacity(5));
+
+	/* 5 s at 10000 q/s, of which 0.5 s at 4000: five tenths set aside */
+	feed_disturbed(&s, tenths, 64, 5 * NS_PER_S, 10000, 2000000000ull, 2500000000ull, 4000, 0);
+	for (i = 0; i < s.fine_count; i++)
+		mean += tenths[i] / s.fine_count;
+	CHECK(s.fine_count == 50 && s.fine_dropped == 0,
+		  "steady: 5 s gives 50 tenths (%d, %d dropped)", s.fine_count, s.fine_dropped);
+	known = mb_samples_steady(&s, scratch, &steady, &set_aside);
+	CHECK(known &&
+		  fabs(steady - 10000) < 1 && fabs(set_aside - 0.1) < 1e-9,
+		  "steady: half a second at 40%% leaves the steady rate at 10000 q/s (%.1f), 10%% set aside"
+		  " (%.3f); the mean is %.0f", steady, set_aside, mean);
+
+	/* a quiet machine's own wobble (+-2%) sets nothing aside */
+	feed_disturbed(&s, tenths, 64, 5 * NS_PER_S, 10000, 0, 0, 0, 200);
+	known = mb_samples_steady(&s, scratch, &steady, &set_aside);
+	CHECK(known && set_aside == 0 &&
+		  fabs(steady - 10000) < 5,
+		  "steady: tenths 2%% either side of the level set nothing aside (%.3f; %.1f q/s)",
+		  set_aside, steady);
+	/* a dip of 4%: less than the smallest drop set aside */
+	feed_disturbed(&s, tenths, 64, 5 * NS_PER_S, 10000, 1000000000ull, 3000000000ull, 9600, 0);
+	known = mb_samples_steady(&s, scratch, &steady, &set_aside);
+	CHECK(known && set_aside == 0,
+		  "steady: a 4%% dip is not a disturbance (%.3f set aside)", set_aside);
+	/* 30 q/s: three queries a tenth, whole queries only; nothing set aside */
+	feed_disturbed(&s, tenths, 64, 5 * NS_PER_S, 33, 0, 0, 0, 0);
+	known = mb_samples_steady(&s, scratch, &steady, &set_aside);
+	CHECK(known && set_aside == 0,
+		  "steady: a slow workload's few queries a tenth set nothing aside (%.3f; %.1f q/s)",
+		  set_aside, steady);
+	/* too short, or tenths that did not fit: no steady rate */
+	feed_disturbed(&s, tenths, 64, 900000000ull, 10000, 0, 0, 0, 0);
+	steady = -1;
+	CHECK(!mb_samples_steady(&s, scratch, &steady, &set_aside) && steady == -1,
+		  "steady: 9 tenths give no steady rate (%d tenths)", s.fine_count);
+	feed_disturbed(&s, tenths, 20, 5 * NS_PER_S, 10000, 0, 0, 0, 0);
+	CHECK(s.fine_count == 20 && s.fine_dropped == 30 &&
+		  !mb_samples_steady(&s, scratch, &steady, &set_aside),
+		  "steady: tenths past the buffer (%d dropped) give no steady rate", s.fine_dropped);
+	/* no tenths kept: the whole seconds are as before, due times too */
+	mb_samples_init(&s, tenths, NULL, 16, T0, NULL);
+	CHECK(mb_samples_due_ns(&s) == T0 + NS_PER_S && !mb_samples_steady(&s, scratch, &steady, &set_aside),
+		  "steady: without a tenths buffer the next reading is due at the second, and no steady rate");
+	mb_samples_set_fine(&s, scratch, 64);
+	CHECK(mb_samples_due_ns(&s) == T0 + NS_PER_S / 10,
+		  "steady: with one, a reading is due at the first tenth");
+}
+
+/*
  * The canary is a timing: nothing about its value can be asserted on a
  * machine of unknown speed and load but that it is a time.  It returns,
  * twice (the second call reuses the cycle the first built).
@@ -1227,6 +1320,7 @@ main(void)
 	test_literal_render();
 	test_pacer();
 	test_samples();
+	test_steady();
 	test_canary();
 
 	printf("1..%d\n", test_count);
