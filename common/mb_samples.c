@@ -190,7 +190,7 @@ mb_samples_steady(const mb_samples *s, double *scratch, double *qps, double *set
 				cutoff,
 				sum = 0;
 
-	if (s->fine_qps == NULL || n < 10 || s->fine_dropped > 0)
+	if (s->fine_qps == NULL || n < 5 || s->fine_dropped > 0)
 		return false;
 	memcpy(scratch, s->fine_qps, sizeof(double) * n);
 	level = median_of(scratch, n);

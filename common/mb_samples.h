@@ -106,7 +106,7 @@ extern void mb_samples_finish(mb_samples *s, uint64_t window_end_ns,
 /*
  * The run's steady rate from its tenths (qps) and the share of the tenths
  * set aside as disturbed; false, leaving both alone, when there are fewer
- * than ten tenths or some did not fit the buffer.  scratch: room for
+ * than five tenths (half a second) or some did not fit the buffer.  scratch: room for
  * fine_count doubles.
  */
 extern bool mb_samples_steady(const mb_samples *s, double *scratch, double *qps,

@@ -67,10 +67,10 @@ COMMENT ON COLUMN microbench.runs.cpu_wait_per_second IS
 COMMENT ON COLUMN microbench.runs.qps_tenths IS
     'QPS of each tenth of a second of the measured window, in order (the last partial tenth kept when at least 0.05 s long); at most the first hour, and a longer window has no steady rate';
 COMMENT ON COLUMN microbench.runs.qps_steady IS
-    'the steady rate: the mean QPS of the tenths left after setting aside those more than 4 spreads (scaled median absolute deviation) and at least 5% below the median tenth; what a comparison''s QPS is; NULL with fewer than 10 tenths';
+    'the steady rate: the mean QPS of the tenths left after setting aside those more than 4 spreads (scaled median absolute deviation) and at least 5% below the median tenth; what a comparison''s QPS is; NULL with fewer than 5 tenths';
 COMMENT ON COLUMN microbench.runs.steady_set_aside IS
     'the share of the window''s tenths set aside as disturbed when taking qps_steady';
 COMMENT ON COLUMN microbench.runs.busy_share IS
-    'microbench compare: the share of a CPU that other processes took while the run ran, on the servers'' CPUs or the runner''s, whichever is more (/proc/stat less the server''s and the runner''s own CPU time); over 0.1 the run was busy and its pair is set aside';
+    'microbench compare: the share of a CPU that other processes took while the run ran, on the servers'' CPUs or the runner''s, whichever is more (/proc/stat less the server''s and the runner''s own CPU time); over 0.2 the run was busy and its pair is set aside';
 COMMENT ON COLUMN microbench.runs.busy_note IS
     'microbench compare: what took the CPUs while the run ran: each side''s share and the busiest other processes';

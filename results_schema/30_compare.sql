@@ -93,7 +93,7 @@ $$;
 -- fewer set nothing aside.  A timed pair is also set aside when either run
 -- shared its CPUs with a busy neighbour: the runner counts what other
 -- processes took of the servers' and its own CPUs during each run
--- (busy_share), and more than a tenth of a CPU is busy.
+-- (busy_share), and more than a fifth of a CPU is busy.
 DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
@@ -150,9 +150,13 @@ AS $$
         JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
         WHERE b.side = 'base'
     ), usual AS (
+        -- (over the pairs of runs no busy neighbour shared: a busy pair's
+        -- waits are not what is usual)
         SELECT p.dbms, p.workload,
-               percentile_cont(0.5) WITHIN GROUP (ORDER BY p.other_wait - p.base_wait) AS difference,
-               count(p.other_wait - p.base_wait) AS known
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY p.other_wait - p.base_wait)
+                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS difference,
+               count(p.other_wait - p.base_wait)
+                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS known
         FROM paired p
         GROUP BY p.dbms, p.workload
     ), spread AS (
@@ -163,6 +167,7 @@ AS $$
                percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(p.other_wait - p.base_wait - u.difference)) AS mad
         FROM usual u
         JOIN paired p ON p.dbms = u.dbms AND p.workload = u.workload
+        WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
         GROUP BY u.dbms, u.workload
     )
     SELECT p.dbms, p.workload, p.pair, p.by_round, p.base_ids, p.other_ids, p.base_l, p.other_l,
@@ -170,7 +175,7 @@ AS $$
            coalesce(u.known >= 3
                     AND abs((p.other_wait - p.base_wait) - u.difference)
                         > greatest(max_wait_difference, 3 * s.mad), false)
-               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.1, false),
+               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false),
            p.base_busy, p.other_busy
     FROM paired p
     JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
@@ -377,7 +382,17 @@ AS $$
                    (b.within_var / b.samples_eff + o.within_var / o.samples_eff) ^ 2
                    / nullif((b.within_var / b.samples_eff) ^ 2 / (b.samples_eff - 1)
                             + (o.within_var / o.samples_eff) ^ 2 / (o.samples_eff - 1), 0) END AS df_seconds,
-               o.mean_log - b.mean_log AS d_sides
+               o.mean_log - b.mean_log AS d_sides,
+               -- the seconds decide only a cell of one run a side that no
+               -- neighbour disturbed: not what is left of a cell whose
+               -- other pairs were set aside
+               b.runs = 1 AND o.runs = 1
+                   AND NOT EXISTS (SELECT 1 FROM microbench.comparison_pairs(base, other, metric, phase,
+                                                                        coalesce(compare.base_driver, compare.driver),
+                                                                        coalesce(compare.other_driver, compare.driver),
+                                                                        max_wait_difference) x
+                                   WHERE x.dbms = b.dbms AND x.workload = b.workload AND x.set_aside)
+                   AS one_run_a_side
         FROM (SELECT * FROM side WHERE side.side = 'base') b
         FULL JOIN (SELECT * FROM side WHERE side.side = 'other') o
                ON o.dbms = b.dbms AND o.workload = b.workload
@@ -448,10 +463,13 @@ AS $$
         FROM pool_members m
         GROUP BY m.dbms, m.pool
     ), moderated AS (
+        -- a cell needs two units of its own to take the prior: one pair
+        -- alone cannot show that it is unlike its fellows (a run that met a
+        -- slow moment of the host would decide it)
         SELECT c.*, pr.pool, pr.pooled - cardinality(pr.outliers) AS pooled,
                c.workload = ANY (pr.outliers) AS outlier,
-               CASE WHEN c.workload = ANY (pr.outliers) THEN 0 ELSE pr.prior_df END AS prior_df,
-               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers) THEN
+               CASE WHEN c.workload = ANY (pr.outliers) OR c.n_units < 2 THEN 0 ELSE pr.prior_df END AS prior_df,
+               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers) AND c.n_units >= 2 THEN
                         (pr.prior_df * pr.prior_var + (c.n_units - 1) * coalesce(c.s2, 0)) / (pr.prior_df + c.n_units - 1)
                     -- (identical pairs, as made-up runs can be: a variance of
                     -- (0.0001%)^2 rather than none)
@@ -460,7 +478,7 @@ AS $$
                -- never more than all the pooled cells hold together (a prior
                -- fitted from five cells of three pairs knows their spread
                -- from ten degrees of freedom, however alike they look)
-               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers)
+               CASE WHEN pr.prior_df > 0 AND NOT c.workload = ANY (pr.outliers) AND c.n_units >= 2
                     THEN least(pr.prior_df + c.n_units - 1,
                                pr.pooled_df + CASE WHEN c.n_units >= 2 AND c.s2 > 0 THEN 0 ELSE c.n_units - 1 END)
                     ELSE c.n_units - 1 END AS df_unit
@@ -470,16 +488,16 @@ AS $$
     ), estimated AS (
         SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
                m.df_unit, m.pool, m.outlier,
-               CASE WHEN m.s2_unit > 0 THEN m.mu WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.d_sides END AS mu,
+               CASE WHEN m.s2_unit > 0 THEN m.mu WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.d_sides END AS mu,
                CASE WHEN m.s2_unit > 0 THEN
                         m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
-                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.se2_seconds END AS se2,
+                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.se2_seconds END AS se2,
                CASE WHEN m.s2_unit > 0 THEN m.df_unit
-                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN ce.df_seconds END AS df,
+                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.df_seconds END AS df,
                CASE WHEN m.s2_unit > 0 THEN
                         CASE WHEN m.one_start THEN 'one start' WHEN m.start_pairs >= 2 AND m.start_pairs < m.n
                              THEN 'starts' ELSE 'pairs' END
-                    WHEN ce.se2_seconds > 0 AND coalesce(m.n, 0) <= 1 THEN 'seconds' END AS method
+                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN 'seconds' END AS method
         FROM cells ce
         LEFT JOIN moderated m ON m.dbms = ce.dbms AND m.workload = ce.workload
     ), tested AS (
@@ -617,9 +635,9 @@ $$;
 --               different state (sizes, dead rows, visibility, undo
 --               history beyond state_threshold);
 --   busy        runs that shared their CPUs with a busy neighbour (the
---               runner's busy_share over a tenth of a CPU), the five
---               busiest named with what took their CPUs; their pairs are
---               set aside;
+--               runner's busy_share over a fifth of a CPU), every one
+--               named with the share and the busiest other process; their
+--               pairs are set aside;
 --   disturbed   pairs set aside because their two runs' CPU waits differ
 --               by more than max_wait_difference from how the cell's pairs
 --               usually differ (comparison_pairs), the worst five named.
@@ -783,14 +801,14 @@ AS $$
     ), busy_found AS (
         -- the runs that shared their CPUs with a busy neighbour, and what it took
         SELECT r.dbms, 'busy'::text,
-               format('%s: %s run(s) shared their CPUs with a busy neighbour, their pairs set aside: %s%s',
+               format('%s: %s run(s) shared their CPUs with a busy neighbour (others took more than a fifth of a CPU), their pairs set aside: %s',
                       microbench.dbms_short(r.dbms), count(*),
-                      string_agg(format('%s round %s %s (%s)', r.workload, coalesce(r.round::text, '?'), r.name,
-                                        r.busy_note), '; ' ORDER BY r.started_at)
-                          FILTER (WHERE r.rank <= 5),
-                      CASE WHEN count(*) > 5 THEN '; ...' ELSE '' END)
-        FROM (SELECT r.*, row_number() OVER (PARTITION BY r.dbms ORDER BY r.busy_share DESC) AS rank
-              FROM runs r WHERE r.busy_share > 0.1) r
+                      string_agg(format('%s round %s %s %s%%%s', r.workload, coalesce(r.round::text, '?'), r.name,
+                                        round((r.busy_share * 100)::numeric),
+                                        coalesce(' (' || substring(r.busy_note FROM 'busiest: ([^,]*)') || ')', '')),
+                                 ', ' ORDER BY r.started_at))
+        FROM runs r
+        WHERE r.busy_share > 0.2
         GROUP BY r.dbms
     ), disturbed AS (
         SELECT p.*, row_number() OVER (PARTITION BY p.dbms
@@ -799,7 +817,7 @@ AS $$
                                          coalesce(compare_warnings.base_driver, compare_warnings.driver),
                                          coalesce(compare_warnings.other_driver, compare_warnings.driver),
                                          max_wait_difference) p
-        WHERE p.set_aside AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.1, false)
+        WHERE p.set_aside AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
     ), disturbed_found AS (
         SELECT d.dbms, 'disturbed'::text,
                format('%s: %s pair(s) set aside, their two runs having waited for a CPU for shares of their time unlike the cell''s other pairs (something else took the CPU from one of them): %s%s',

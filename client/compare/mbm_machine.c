@@ -37,10 +37,11 @@
 #define MBM_CHECK_WINDOWS	7		/* timings of the task per CPU and check */
 #define MBM_CHECK_WINDOW_S	0.15	/* each about this long */
 #define MBM_QUIET_SPREAD	0.02	/* the task's times within +-2%: quiet */
-#define MBM_BUSY_SHARE		0.10	/* neighbours took more of a CPU: busy */
+#define MBM_BUSY_SHARE		0.20	/* neighbours took more of a CPU: busy */
 #define MBM_MAX_CHECKS		256
 #define MBM_MAX_PROCS		8192
 #define MBM_MAX_CPUS		256
+#define MBM_MAX_NAMES		128		/* other processes' names, to sum their CPU by */
 
 /* One reading of the CPUs and of every process's CPU time. */
 typedef struct mbm_proc_ticks
@@ -50,6 +51,7 @@ typedef struct mbm_proc_ticks
 	int			pgrp;
 	unsigned long long start;	/* starttime: a pid reused is another process */
 	unsigned long long ticks;	/* utime + stime + cutime + cstime */
+	unsigned long long own_ticks;	/* utime + stime: what it ran itself */
 	char		comm[32];
 } mbm_proc_ticks;
 
@@ -205,6 +207,7 @@ read_proc(int pid, mbm_proc_ticks *p)
 		return false;
 	p->pid = pid;
 	p->pgrp = pgrp;
+	p->own_ticks = utime + stime;
 	p->ticks = utime + stime + (cutime > 0 ? cutime : 0) + (cstime > 0 ? cstime : 0);
 	n = close_paren - open_paren - 1;
 	if (n >= sizeof(p->comm))
@@ -244,16 +247,25 @@ mbm_machine_begin(void)
 	return r;
 }
 
-/* A process's ticks since the first reading (all of them if it started since). */
+/*
+ * A process's ticks since the first reading (all of them if it started
+ * since): with its reaped children's (own false), or its own alone, which
+ * names a neighbour without charging it a whole child's life at once.
+ */
 static unsigned long long
-ticks_since(const mbm_machine_reading *before, const mbm_proc_ticks *p)
+ticks_since(const mbm_machine_reading *before, const mbm_proc_ticks *p, bool own)
 {
+	unsigned long long now = own ? p->own_ticks : p->ticks;
 	int			i;
 
 	for (i = 0; i < before->nprocs; i++)
 		if (before->procs[i].pid == p->pid && before->procs[i].start == p->start)
-			return p->ticks >= before->procs[i].ticks ? p->ticks - before->procs[i].ticks : 0;
-	return p->ticks;
+		{
+			unsigned long long then = own ? before->procs[i].own_ticks : before->procs[i].ticks;
+
+			return now >= then ? now - then : 0;
+		}
+	return now;
 }
 
 /*
@@ -292,6 +304,9 @@ mbm_machine_end(mbm_machine_reading *before, pid_t server_group, char *note, siz
 	mbm_machine_reading *after = mbm_machine_begin();
 	unsigned long long server = 0,
 				runner = 0;
+	char		names[MBM_MAX_NAMES][32];
+	unsigned long long name_ticks[MBM_MAX_NAMES];
+	int			nnames = 0;
 	int			top[3] = {-1, -1, -1};
 	unsigned long long top_ticks[3] = {0, 0, 0};
 	double		on_servers,
@@ -311,7 +326,7 @@ mbm_machine_end(mbm_machine_reading *before, pid_t server_group, char *note, siz
 	for (i = 0; i < after->nprocs; i++)
 	{
 		const mbm_proc_ticks *p = &after->procs[i];
-		unsigned long long t = ticks_since(before, p);
+		unsigned long long t = ticks_since(before, p, false);
 
 		/*
 		 * the kernel's threads (kthreadd's children) mostly do the server's
@@ -322,17 +337,30 @@ mbm_machine_end(mbm_machine_reading *before, pid_t server_group, char *note, siz
 			server += t;
 		else if (p->pid == self || (results_server.pid > 0 && p->pgrp == results_server.pid))
 			runner += t;
-		else
-			for (k = 0; k < 3; k++)
-				if (t > top_ticks[k])
-				{
-					memmove(&top[k + 1], &top[k], sizeof(int) * (2 - k));
-					memmove(&top_ticks[k + 1], &top_ticks[k], sizeof(top_ticks[0]) * (2 - k));
-					top[k] = i;
-					top_ticks[k] = t;
-					break;
-				}
+		else if ((t = ticks_since(before, p, true)) > 0)
+		{
+			/* by name: a compile is many short cc1 processes */
+			for (k = 0; k < nnames && strcmp(names[k], p->comm) != 0; k++)
+				;
+			if (k == nnames && nnames < MBM_MAX_NAMES)
+			{
+				snprintf(names[nnames], sizeof(names[0]), "%s", p->comm);
+				name_ticks[nnames++] = 0;
+			}
+			if (k < nnames)
+				name_ticks[k] += t;
+		}
 	}
+	for (i = 0; i < nnames; i++)
+		for (k = 0; k < 3; k++)
+			if (name_ticks[i] > top_ticks[k])
+			{
+				memmove(&top[k + 1], &top[k], sizeof(int) * (2 - k));
+				memmove(&top_ticks[k + 1], &top_ticks[k], sizeof(top_ticks[0]) * (2 - k));
+				top[k] = i;
+				top_ticks[k] = name_ticks[i];
+				break;
+			}
 	if (server_group == 0)
 	{
 		/* no server up (a check): the runner may have run on any CPU */
@@ -358,7 +386,7 @@ mbm_machine_end(mbm_machine_reading *before, pid_t server_group, char *note, siz
 				 on_servers * 100, rq.cpus, on_runner * 100, progress.tool_cpus);
 	for (k = 0; k < 3 && top[k] >= 0 && seconds > 0; k++)
 		snprintf(note + strlen(note), notelen - strlen(note), "%s %s %.0f%%", k == 0 ? "; busiest:" : ",",
-				 after->procs[top[k]].comm,
+				 names[top[k]],
 				 100.0 * top_ticks[k] / sysconf(_SC_CLK_TCK) / seconds);
 	mbm_machine_free(before);
 	mbm_machine_free(after);
@@ -475,7 +503,9 @@ mbm_machine_wait_quiet(double minutes)
 	{
 		struct timespec pause = {5, 0};
 
-		mbm_stop_if_signalled();
+		/* a stop is the rounds' to carry out: they check for one first */
+		if (mbm_proc_stop_signal())
+			return;
 		if (mbm_now_ns() >= until)
 		{
 			say("the machine was not quiet within --wait-quiet's %g minute(s); measuring all the same,"

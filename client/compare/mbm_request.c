@@ -53,7 +53,7 @@ usage(void)
 		   "  --cpus LIST           CPUs the servers run on (the runner takes the others) [0]\n"
 		   "  --wait-quiet[=M]      before the first round, wait up to M minutes [10] for a\n"
 		   "                        quiet machine (a fixed CPU task timed within +-2%%, no\n"
-		   "                        neighbour taking over 10%% of a CPU)\n"
+		   "                        neighbour taking over 20%% of a CPU)\n"
 		   "  --results-db CONNINFO put the runs here too (no password in it)\n"
 		   "  --out DIR             report.txt, report.md, report.svg, runs.jsonl,\n"
 		   "                        manifest.json and logs/ (a new or empty directory)\n"

@@ -211,6 +211,7 @@ mbm_rounds_run(void)
 			mbm_machine_wait_quiet(rq.wait_quiet);
 		else if (rq.timed)
 			(void) mbm_machine_check(round);
+		mbm_stop_if_signalled();
 		printf("== round %d: %d workload(s)\n", round, cells_to_run);
 		fflush(stdout);
 		if (!run_round(round, *undecided))

@@ -161,8 +161,8 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 		if (outcome == RUN_OK)
 		{
 			add_neighbours(&line, share, note);
-			snprintf(what, sizeof(what), "%s %s round %d %s", ab->pg ? "pg" : strcmp(dbms, "mysql") == 0 ? "my" : "ma", workload, round,
-					 ab->label);
+			snprintf(what, sizeof(what), "%s %s round %d %s",
+					 ab->pg ? "pg" : strcmp(dbms, "mysql") == 0 ? "my" : "ma", workload, round, ab->label);
 			mbm_machine_note_run(what, share, note);
 			if (mbm_machine_busy(share))
 				printf("   round %d  %-8s %-26s %-10s busy: %s\n", round, dbms, workload, ab->label, note);

@@ -31,9 +31,10 @@
 
 CREATE TEMP TABLE noise AS
 WITH runs AS (
-    SELECT r.*, ln(r.qps) AS l
+    -- a run's QPS as the verdicts take it: its steady rate, where it has one
+    SELECT r.*, ln(microbench.metric_value(r, 'qps')) AS l
     FROM microbench.runs r
-    WHERE r.label IN ('fix-a', 'fix-b') AND r.phase = 'post' AND r.qps > 0
+    WHERE r.label IN ('fix-a', 'fix-b') AND r.phase = 'post' AND microbench.metric_value(r, 'qps') > 0
 ), seconds AS (
     SELECT r.dbms, r.workload, r.run_id, s.ord, ln(greatest(s.q, 1)) AS l
     FROM runs r, unnest(r.qps_per_second) WITH ORDINALITY AS s(q, ord)

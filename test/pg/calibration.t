@@ -27,8 +27,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=$("$here/calibration/calibrate.sh" "$sims" 2>&1)
 status=$?
 echo "$out" | sed 's/^/# /'
-is "$(grep -c 'goal' <<<"$out")" 4 "the four figures with a goal were measured ($sims comparisons of 64 cells a scenario)"
-for figure in "reports with any difference" "cells called the same" "25%, postgres" "25%, mariadb"; do
+is "$(grep -c 'goal' <<<"$out")" 5 "the five figures with a goal were measured ($sims comparisons of 64 cells a scenario)"
+for figure in "reports with any difference" "A/A: cells called a difference" "cells called the same" "25%, postgres" "25%, mariadb"; do
     line=$(grep -F "$figure" <<<"$out" | grep goal)
     ok "$(grep -q ': met$' <<<"$line"; echo $?)" "${line:-$figure: no figure}"
 done

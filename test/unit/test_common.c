@@ -1267,10 +1267,10 @@ test_steady(void)
 		  "steady: a slow workload's few queries a tenth set nothing aside (%.3f; %.1f q/s)",
 		  set_aside, steady);
 	/* too short, or tenths that did not fit: no steady rate */
-	feed_disturbed(&s, tenths, 64, 900000000ull, 10000, 0, 0, 0, 0);
+	feed_disturbed(&s, tenths, 64, 400000000ull, 10000, 0, 0, 0, 0);
 	steady = -1;
 	CHECK(!mb_samples_steady(&s, scratch, &steady, &set_aside) && steady == -1,
-		  "steady: 9 tenths give no steady rate (%d tenths)", s.fine_count);
+		  "steady: 4 tenths give no steady rate (%d tenths)", s.fine_count);
 	feed_disturbed(&s, tenths, 20, 5 * NS_PER_S, 10000, 0, 0, 0, 0);
 	CHECK(s.fine_count == 20 && s.fine_dropped == 30 &&
 		  !mb_samples_steady(&s, scratch, &steady, &set_aside),
