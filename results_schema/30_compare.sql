@@ -91,9 +91,12 @@ $$;
 -- pairs usually do (median absolute deviation), so that only the exception
 -- is set aside.  It takes three pairs to know what is usual: cells with
 -- fewer set nothing aside.  A timed pair is also set aside when either run
--- shared its CPUs with a busy neighbour: the runner counts what other
--- processes took of the servers' and its own CPUs during each run
--- (busy_share), and more than a fifth of a CPU is busy.
+-- shared its CPUs with a busy neighbour (the runner counts what other
+-- processes took of the servers' and its own CPUs during each run,
+-- busy_share, and more than a fifth of a CPU is busy), provided its cell
+-- has three quiet pairs besides: on a machine busy throughout, every pair
+-- is busy, and their spread, kept, is what the interval must then carry
+-- (the report's first line says the machine was busy).
 DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
@@ -156,7 +159,8 @@ AS $$
                percentile_cont(0.5) WITHIN GROUP (ORDER BY p.other_wait - p.base_wait)
                    FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS difference,
                count(p.other_wait - p.base_wait)
-                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS known
+                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS known,
+               count(*) FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS quiet
         FROM paired p
         GROUP BY p.dbms, p.workload
     ), spread AS (
@@ -175,7 +179,7 @@ AS $$
            coalesce(u.known >= 3
                     AND abs((p.other_wait - p.base_wait) - u.difference)
                         > greatest(max_wait_difference, 3 * s.mad), false)
-               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false),
+               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.2 AND u.quiet >= 3, false),
            p.base_busy, p.other_busy
     FROM paired p
     JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
@@ -245,8 +249,10 @@ $$;
 -- without it (s2 / prior_var follows Fisher's F on df and prior_df
 -- degrees of freedom when the cell is like the others); a cell beyond the
 -- upper 1 - 0.05 / n point is an outlier, named in outliers, and the prior
--- is fitted from the rest.  With fewer than four cells nothing can be told
--- apart and the plain fit stands.
+-- is fitted from the rest, on no more degrees of freedom than the fit with
+-- the outliers in gives (cells that unlike may hide a noisy one among
+-- those kept, whose few pairs cannot show it).  With fewer than four cells
+-- nothing can be told apart and the plain fit stands.
 CREATE OR REPLACE FUNCTION microbench.variance_prior_robust(s2 double precision[], df double precision[],
                                                             names text[],
                                                             OUT prior_df double precision,
@@ -294,6 +300,12 @@ BEGIN
     SELECT * INTO fit FROM microbench.variance_prior(keep_s2, keep_df);
     prior_df := fit.prior_df;
     prior_var := fit.prior_var;
+    IF cardinality(outliers) > 0 THEN
+        -- how alike the cells' variances are, judged with the outliers in:
+        -- cells that vary that much may hide one more among those kept
+        SELECT * INTO fit FROM microbench.variance_prior(s2, df);
+        prior_df := least(prior_df, fit.prior_df);
+    END IF;
 END
 $$;
 
@@ -452,7 +464,9 @@ AS $$
         FROM pools p
         JOIN classed c ON c.dbms = p.dbms
                       AND (c.grp = p.pool OR (p.pool IN ('reads', 'writes') AND c.writes = p.writes))
-    ), priors AS (
+    ), priors AS MATERIALIZED (
+        -- once per pool (inlined, the planner would fit each pool's prior
+        -- again for every cell)
         SELECT m.dbms, m.pool, count(*) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0) AS pooled,
                sum(m.n_units - 1) FILTER (WHERE m.n_units >= 2 AND m.s2 > 0) AS pooled_df,
                (microbench.variance_prior_robust(
@@ -637,7 +651,8 @@ $$;
 --   busy        runs that shared their CPUs with a busy neighbour (the
 --               runner's busy_share over a fifth of a CPU), every one
 --               named with the share and the busiest other process; their
---               pairs are set aside;
+--               pairs are set aside, except where a cell has fewer than
+--               three quiet pairs (those marked kept);
 --   disturbed   pairs set aside because their two runs' CPU waits differ
 --               by more than max_wait_difference from how the cell's pairs
 --               usually differ (comparison_pairs), the worst five named.
@@ -798,16 +813,26 @@ AS $$
         FROM state_diffs d, names n
         WHERE d.diff > state_threshold
         GROUP BY d.dbms
+    ), busy_kept AS (
+        -- busy runs whose pairs stayed in: their cell had too few quiet ones
+        SELECT DISTINCT unnest(p.base_run_ids || p.other_run_ids) AS run_id
+        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
+                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
+                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
+                                         max_wait_difference) p
+        WHERE NOT p.set_aside AND greatest(p.base_busy, p.other_busy) > 0.2
     ), busy_found AS (
         -- the runs that shared their CPUs with a busy neighbour, and what it took
         SELECT r.dbms, 'busy'::text,
-               format('%s: %s run(s) shared their CPUs with a busy neighbour (others took more than a fifth of a CPU), their pairs set aside: %s',
+               format('%s: %s run(s) shared their CPUs with a busy neighbour (others took more than a fifth of a CPU), their pairs set aside unless marked kept (a cell with fewer than three quiet pairs keeps its busy ones): %s',
                       microbench.dbms_short(r.dbms), count(*),
-                      string_agg(format('%s round %s %s %s%%%s', r.workload, coalesce(r.round::text, '?'), r.name,
+                      string_agg(format('%s round %s %s %s%%%s%s', r.workload, coalesce(r.round::text, '?'), r.name,
                                         round((r.busy_share * 100)::numeric),
-                                        coalesce(' (' || substring(r.busy_note FROM 'busiest: ([^,]*)') || ')', '')),
+                                        coalesce(' (' || substring(r.busy_note FROM 'busiest: ([^,]*)') || ')', ''),
+                                        CASE WHEN k.run_id IS NOT NULL THEN ' kept' ELSE '' END),
                                  ', ' ORDER BY r.started_at))
         FROM runs r
+        LEFT JOIN busy_kept k ON k.run_id = r.run_id
         WHERE r.busy_share > 0.2
         GROUP BY r.dbms
     ), disturbed AS (

@@ -46,7 +46,7 @@ ok "$(grep -Eq '^[0-9.]+[=?]? +point-query$' <<<"$report"; echo $?)" "bench_prot
 ok "$(grep -q 'wire QPS / in-server QPS' <<<"$report"; echo $?)" "bench_protocol: says what the ratio is"
 ratio=$(pg_value "SELECT round(ratio::numeric, 6) FROM microbench.compare('proto', 'proto',
                   base_driver => 'extension', other_driver => 'pgsql') WHERE workload = 'point-query'")
-# over the pairs it keeps: on a busy machine a pair whose two runs waited
+# (of each run's steady rate) over the pairs it keeps: on a busy machine a pair whose two runs waited
 # for a CPU unlike the others is set aside, and its runs count for nothing
 want=$(pg_value "WITH kept AS (
                    SELECT unnest(base_run_ids) AS run_id FROM microbench.comparison_pairs('proto', 'proto',
@@ -56,9 +56,10 @@ want=$(pg_value "WITH kept AS (
                    SELECT unnest(other_run_ids) FROM microbench.comparison_pairs('proto', 'proto',
                        base_driver => 'extension', other_driver => 'pgsql')
                    WHERE workload = 'point-query' AND NOT set_aside)
-                 SELECT round((exp(avg(ln(qps)) FILTER (WHERE driver = 'pgsql'))
-                        / exp(avg(ln(qps)) FILTER (WHERE driver = 'extension')))::numeric, 6)
-                 FROM microbench.runs JOIN kept USING (run_id)")
+                 SELECT round((exp(avg(ln(v)) FILTER (WHERE driver = 'pgsql'))
+                        / exp(avg(ln(v)) FILTER (WHERE driver = 'extension')))::numeric, 6)
+                 FROM microbench.runs r JOIN kept USING (run_id),
+                      LATERAL (SELECT microbench.metric_value(r, 'qps')) AS steady(v)")
 is "$ratio" "$want" "compare(): the ratio is the wire runs' geometric mean over the in-server runs' (of the pairs kept)"
 
 # no driver named, two drivers under one label: refused, not pooled

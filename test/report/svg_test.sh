@@ -82,7 +82,7 @@ FROM (SELECT row_number() OVER () AS n, v.*
         -- Repeated runs with a spread give intervals: hot-points (pg) is not a significant
         -- difference, point-query is 0.90 (pg) and 0.95 (ma), range-covered-pk is 0.5 (pg) and
         -- 2.0 (ma), insert (pg) is 20x; read-only_range=10 (ma) has two wild runs a side, so its
-        -- interval is cut at the axis end.  Single runs have no interval and are never significant.
+        -- interval is cut at the axis end.  Single runs (one pair) have no interval and are never significant.
         ('postgres', 'svgtest-base', 'hot-points',         10000), ('postgres', 'svgtest-other', 'hot-points',         10100),
         ('postgres', 'svgtest-base', 'hot-points',         10300), ('postgres', 'svgtest-other', 'hot-points',          9900),
         ('postgres', 'svgtest-base', 'hot-points',          9800), ('postgres', 'svgtest-other', 'hot-points',         10400),
@@ -199,7 +199,7 @@ chart main --expect-title 'QPS(svgtest-other) / QPS(svgtest-base)' --expect-colu
     --expect-group 'point queries' --expect-group 'range queries without aggregation' \
     --expect-group 'range queries with aggregation' --expect-group 'writes' \
     --expect-bars 16 --expect-noisy 11 --expect-noise --expect-nodata --expect-confidence 0.95 \
-    --expect-whiskers 11 --expect-cut 2 --expect-mirror 2 --expect-visible 20 --expect-visible 0.95
+    --expect-whiskers 8 --expect-cut 2 --expect-mirror 2 --expect-visible 20 --expect-visible 0.95
 chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q'>, svgtest-third" \
     --expect-columns 4 --expect-group 'point queries' --expect-group 'writes' \
     --expect-bars 8 --expect-noisy 8 --expect-nodata --expect-confidence 0.9 \
