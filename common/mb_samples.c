@@ -171,9 +171,9 @@ compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of v[0..n-1], which it sorts. */
-static double
-median_of(double *v, int n)
+/* The median of v[0..n-1], which it sorts (so that quartiles can be read after). */
+double
+mb_sort_median(double *v, int n)
 {
 	qsort(v, n, sizeof(double), compare_doubles);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -193,7 +193,7 @@ mb_samples_steady(const mb_samples *s, double *scratch, double *qps, double *set
 	if (s->fine_qps == NULL || n < 5 || s->fine_dropped > 0)
 		return false;
 	memcpy(scratch, s->fine_qps, sizeof(double) * n);
-	level = median_of(scratch, n);
+	level = mb_sort_median(scratch, n);
 	for (i = 0; i < n; i++)
 		scratch[i] = fabs(s->fine_qps[i] - level);
 	/*
@@ -201,7 +201,7 @@ mb_samples_steady(const mb_samples *s, double *scratch, double *qps, double *set
 	 * standard deviation), but never less than counting whole queries in a
 	 * tenth makes it: a slow workload's tenths hold a few queries each
 	 */
-	spread = fmax(1.4826 * median_of(scratch, n), sqrt(level / (MB_FINE_SAMPLE_NS / 1e9)));
+	spread = fmax(1.4826 * mb_sort_median(scratch, n), sqrt(level / (MB_FINE_SAMPLE_NS / 1e9)));
 	cutoff = level - fmax(MB_STEADY_SPREADS * spread, MB_STEADY_MIN_DROP * level);
 	for (i = 0; i < n; i++)
 		if (s->fine_qps[i] >= cutoff)

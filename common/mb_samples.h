@@ -103,6 +103,9 @@ extern void mb_samples_tick(mb_samples *s, uint64_t now_ns, uint64_t queries,
 extern void mb_samples_finish(mb_samples *s, uint64_t window_end_ns,
 							  uint64_t queries, const mb_sched *sched);
 
+/* The median of v[0..n-1], which it sorts in place. */
+extern double mb_sort_median(double *v, int n);
+
 /*
  * The run's steady rate from its tenths (qps) and the share of the tenths
  * set aside as disturbed; false, leaving both alone, when there are fewer

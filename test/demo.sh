@@ -174,6 +174,8 @@ echo
 psql -X -A -t -c "SELECT bench_report('durable', 'relaxed', threshold => $threshold)"
 psql -X -A -t -c "SELECT bench_report('durable', 'relaxed', 'svg', threshold => $threshold)" >"$out/demo-report.svg"
 psql -X -A -t -c "SELECT bench_report('durable', 'relaxed', 'markdown', threshold => $threshold)" >"$out/demo-report.md"
+# the runs themselves, to judge again elsewhere (microbench.import_runs())
+psql -X -A -t -c "SELECT microbench.export_runs(ARRAY['durable', 'relaxed'])" >"$out/demo-runs.jsonl"
 echo
-echo "== written: $out/demo-report.svg (open it in a browser), $out/demo-report.md"
+echo "== written: $out/demo-report.svg (open it in a browser), $out/demo-report.md, $out/demo-runs.jsonl"
 echo "== $(psql -X -A -t -c "SELECT count(*) FROM microbench.runs") runs recorded; done in $(( $(date +%s) - started ))s; servers stopped"

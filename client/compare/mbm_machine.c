@@ -24,6 +24,7 @@
  */
 #include "mbm.h"
 #include "mbm_compare.h"
+#include "mb_samples.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -104,15 +105,6 @@ timed_task_ms(long long iterations)
 
 	(void) fixed_task(iterations);
 	return (mbm_now_ns() - t0) / 1e6;
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double		x = *(const double *) a;
-	double		y = *(const double *) b;
-
-	return (x > y) - (x < y);
 }
 
 /* The CPUs in a list like "0", "0-1" or "0,2": whether cpu is one. */
@@ -472,8 +464,7 @@ mbm_machine_check(int before_round)
 	others = mbm_machine_end(start, 0, note, sizeof(note));
 	if (n == 0)
 		return true;
-	qsort(ms, n, sizeof(double), compare_doubles);
-	median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+	median = mb_sort_median(ms, n);
 	/*
 	 * half the interquartile range: one window that met the kernel's
 	 * writeback of the last run does not make a quiet machine busy, while a
