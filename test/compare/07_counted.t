@@ -79,7 +79,7 @@ is "$(python3 -c '
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 print(len(rows), all(r["instructions_counter"].startswith("cachegrind ") and len(r["client_pids"]) == 1 and "background worker" in r["hw_counters_note"] for r in rows))' "$out/runs.jsonl")" \
-   "8 True" "8 runs, each counted by cachegrind, for its background worker, and saying so"
+   "12 True" "12 runs (3 rounds of 2 cells, 2 builds), each counted by cachegrind, for its background worker, and saying so"
 is "$(python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1]))
