@@ -148,6 +148,9 @@ AS $$
         SELECT b.dbms, b.workload, b.pair, b.by_round, b.run_ids AS base_ids, o.run_ids AS other_ids,
                b.l AS base_l, o.l AS other_l, b.wait AS base_wait, o.wait AS other_wait,
                b.busy AS base_busy, o.busy AS other_busy,
+               -- either run shared its CPUs with a busy neighbour (the runner's
+               -- busy_share: more than a fifth of a CPU)
+               coalesce(greatest(b.busy, o.busy) > 0.2, false) AS busy,
                b.instance AS base_instance, o.instance AS other_instance
         FROM sides b
         JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
@@ -157,10 +160,10 @@ AS $$
         -- waits are not what is usual)
         SELECT p.dbms, p.workload,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY p.other_wait - p.base_wait)
-                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS difference,
+                   FILTER (WHERE NOT p.busy) AS difference,
                count(p.other_wait - p.base_wait)
-                   FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS known,
-               count(*) FILTER (WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)) AS quiet
+                   FILTER (WHERE NOT p.busy) AS known,
+               count(*) FILTER (WHERE NOT p.busy) AS quiet
         FROM paired p
         GROUP BY p.dbms, p.workload
     ), spread AS (
@@ -171,7 +174,7 @@ AS $$
                percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(p.other_wait - p.base_wait - u.difference)) AS mad
         FROM usual u
         JOIN paired p ON p.dbms = u.dbms AND p.workload = u.workload
-        WHERE NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
+        WHERE NOT p.busy
         GROUP BY u.dbms, u.workload
     )
     SELECT p.dbms, p.workload, p.pair, p.by_round, p.base_ids, p.other_ids, p.base_l, p.other_l,
@@ -179,7 +182,7 @@ AS $$
            coalesce(u.known >= 3
                     AND abs((p.other_wait - p.base_wait) - u.difference)
                         > greatest(max_wait_difference, 3 * s.mad), false)
-               OR coalesce(greatest(p.base_busy, p.other_busy) > 0.2 AND u.quiet >= 3, false),
+               OR (p.busy AND u.quiet >= 3),
            p.base_busy, p.other_busy
     FROM paired p
     JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
