@@ -96,7 +96,23 @@ $$;
 -- busy_share, and more than a fifth of a CPU is busy), provided its cell
 -- has three quiet pairs besides: on a machine busy throughout, every pair
 -- is busy, and their spread, kept, is what the interval must then carry
--- (the report's first line says the machine was busy).
+-- (the report's first line says the machine was busy).  Last, a timed
+-- pair is set aside (strayed) when its log-ratio lies more than five
+-- typical deviations from the median of its cell's other pairs: on a
+-- virtual machine the host can stall a vCPU for seconds, which no CPU
+-- count inside the machine shows; runs a second apart cancel it when both
+-- fall inside the stall, but a pair that straddles its edge reads as a
+-- 30-70% change.  The typical deviation is pooled over the DBMS's reads
+-- (or its writes): 1.4826 times the median absolute residual, each pair
+-- against the median of its cell's other pairs, so that stalls, being
+-- rare, do not set it.  Five of them is a bound that pairs of normal
+-- spread pass all but once in a million.  A cell noisier than its pool
+-- is judged on its own spread as well: the pair must also lie outside
+-- the 99.99% prediction interval its cell's other pairs give for one more
+-- (Student's t), or a noisy cell would lose its wide pairs and look
+-- tighter than it is.  It takes four pairs to judge a pair (three
+-- others), ten residuals in a pool to know what is typical, and three
+-- pairs that stay: a cell never drops below three.
 DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
@@ -109,7 +125,7 @@ RETURNS TABLE (dbms text, workload text, pair integer, by_round boolean,
                base_wait double precision, other_wait double precision,
                usual_wait_difference double precision,
                base_instance text, other_instance text, set_aside boolean,
-               base_busy double precision, other_busy double precision)
+               base_busy double precision, other_busy double precision, strayed boolean)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -176,18 +192,64 @@ AS $$
         JOIN paired p ON p.dbms = u.dbms AND p.workload = u.workload
         WHERE NOT p.busy
         GROUP BY u.dbms, u.workload
+    ), judged AS (
+        SELECT p.*, u.difference,
+               coalesce(u.known >= 3
+                        AND abs((p.other_wait - p.base_wait) - u.difference)
+                            > greatest(max_wait_difference, 3 * s.mad), false)
+                   OR (p.busy AND u.quiet >= 3) AS disturbed,
+               p.other_l - p.base_l AS d,
+               coalesce(w.grp = 'writes', false) AS writes
+        FROM paired p
+        JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
+        LEFT JOIN spread s ON s.dbms = p.dbms AND s.workload = p.workload
+        LEFT JOIN microbench.workloads w ON w.name = p.workload
+    ), residuals AS (
+        -- each pair's log-ratio against the median of its cell's other
+        -- undisturbed pairs (at least three of them)
+        SELECT j.dbms, j.workload, j.pair, j.writes,
+               j.d - o.median AS residual,
+               -- how far the pair lies outside what its cell's other pairs
+               -- predict for one more (Student's t on their own spread)
+               abs(j.d - o.mean) / nullif(o.sd * sqrt(1 + 1.0 / o.others), 0) AS t,
+               o.others - 1 AS df
+        FROM judged j
+        CROSS JOIN LATERAL (
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x.d) AS median, count(*) AS others,
+                   avg(x.d) AS mean, stddev_samp(x.d) AS sd
+            FROM judged x
+            WHERE x.dbms = j.dbms AND x.workload = j.workload AND x.pair <> j.pair AND NOT x.disturbed) o
+        WHERE NOT j.disturbed AND o.others >= 3
+          AND NOT microbench.counted_metric(metric)
+    ), scale AS (
+        -- how far a pair usually strays so, over the DBMS's reads (or its
+        -- writes): the median absolute residual, as a standard deviation
+        SELECT r.dbms, r.writes, 1.4826 * percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(r.residual)) AS sd
+        FROM residuals r
+        GROUP BY r.dbms, r.writes
+        HAVING count(*) >= 10
+    ), strayed AS (
+        SELECT r.dbms, r.workload, r.pair
+        FROM residuals r
+        JOIN scale c ON c.dbms = r.dbms AND c.writes = r.writes
+        WHERE abs(r.residual) > 5 * c.sd
+          AND (r.t IS NULL OR 2 * (1 - microbench.t_cdf(r.t, r.df)) < 0.0001)
+    ), kept AS (
+        -- a cell sets its strayed pairs aside only while three others stay
+        SELECT j.dbms, j.workload,
+               count(*) FILTER (WHERE NOT j.disturbed AND st.pair IS NULL) >= 3 AS enough
+        FROM judged j
+        LEFT JOIN strayed st ON st.dbms = j.dbms AND st.workload = j.workload AND st.pair = j.pair
+        GROUP BY j.dbms, j.workload
     )
-    SELECT p.dbms, p.workload, p.pair, p.by_round, p.base_ids, p.other_ids, p.base_l, p.other_l,
-           p.other_l - p.base_l, p.base_wait, p.other_wait, u.difference, p.base_instance, p.other_instance,
-           coalesce(u.known >= 3
-                    AND abs((p.other_wait - p.base_wait) - u.difference)
-                        > greatest(max_wait_difference, 3 * s.mad), false)
-               OR (p.busy AND u.quiet >= 3),
-           p.base_busy, p.other_busy
-    FROM paired p
-    JOIN usual u ON u.dbms = p.dbms AND u.workload = p.workload
-    LEFT JOIN spread s ON s.dbms = p.dbms AND s.workload = p.workload
-    ORDER BY p.dbms, p.workload, p.pair
+    SELECT j.dbms, j.workload, j.pair, j.by_round, j.base_ids, j.other_ids, j.base_l, j.other_l,
+           j.d, j.base_wait, j.other_wait, j.difference, j.base_instance, j.other_instance,
+           j.disturbed OR (st.pair IS NOT NULL AND k.enough),
+           j.base_busy, j.other_busy, st.pair IS NOT NULL AND k.enough
+    FROM judged j
+    JOIN kept k ON k.dbms = j.dbms AND k.workload = j.workload
+    LEFT JOIN strayed st ON st.dbms = j.dbms AND st.workload = j.workload AND st.pair = j.pair
+    ORDER BY j.dbms, j.workload, j.pair
 $$;
 
 COMMENT ON FUNCTION microbench.comparison_pairs(text, text, text, text, text, text, double precision) IS
@@ -659,6 +721,9 @@ $$;
 --   disturbed   pairs set aside because their two runs' CPU waits differ
 --               by more than max_wait_difference from how the cell's pairs
 --               usually differ (comparison_pairs), the worst five named.
+--   strayed     pairs set aside because their log-ratio lies more than
+--               five typical deviations from the cell's other pairs'
+--               (comparison_pairs), each named with its ratio.
 -- A finding needs p < 0.01 and a size of at least the threshold, so that
 -- warnings are rare when nothing is wrong.  The sides and their drivers are
 -- those of compare(), and the messages name a side by label and driver
@@ -845,7 +910,19 @@ AS $$
                                          coalesce(compare_warnings.base_driver, compare_warnings.driver),
                                          coalesce(compare_warnings.other_driver, compare_warnings.driver),
                                          max_wait_difference) p
-        WHERE p.set_aside AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
+        WHERE p.set_aside AND NOT p.strayed AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
+    ), strayed_found AS (
+        SELECT p.dbms, 'strayed'::text,
+               format('%s: %s pair(s) set aside, their ratio more than five typical deviations from the cell''s other pairs (the host stalled one run and not the other; no CPU count inside the machine shows it): %s',
+                      microbench.dbms_short(p.dbms), count(*),
+                      string_agg(format('%s %s %s (%s)', p.workload, CASE WHEN p.by_round THEN 'round' ELSE 'pair' END,
+                                        p.pair, round(exp(p.d)::numeric, 2)), ', ' ORDER BY p.workload, p.pair))
+        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
+                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
+                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
+                                         max_wait_difference) p
+        WHERE p.strayed
+        GROUP BY p.dbms
     ), disturbed_found AS (
         SELECT d.dbms, 'disturbed'::text,
                format('%s: %s pair(s) set aside, their two runs having waited for a CPU for shares of their time unlike the cell''s other pairs (something else took the CPU from one of them): %s%s',
@@ -867,6 +944,7 @@ AS $$
         UNION ALL SELECT * FROM state_found
         UNION ALL SELECT * FROM busy_found
         UNION ALL SELECT * FROM disturbed_found
+        UNION ALL SELECT * FROM strayed_found
     ) f
     ORDER BY microbench.dbms_order(f.dbms), f.kind, f.message
 $$;

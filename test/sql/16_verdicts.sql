@@ -6,11 +6,11 @@
 -- rounds an undecided cell needs, the report's marks and legend, the
 -- warnings, counted runs (estimated cycles, a report without timed
 -- warnings or the runner's event counts), the steady rate as a run's QPS,
--- the robust prior (a disturbed cell's spread lent to none), and runs that
--- shared their CPUs with a busy neighbour.  Every random draw is seeded.  (test/pg/calibration.t checks
+-- the robust prior (a disturbed cell's spread lent to none), runs that
+-- shared their CPUs with a busy neighbour, and a pair a host stall split.  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(61);
+SELECT plan(65);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -413,6 +413,30 @@ SELECT is((SELECT c.pairs || ' pairs, ' || c.set_aside || ' set aside; warning: 
            WHERE c.workload = 'point-query' AND w.kind = 'busy'),
           '3 pairs, 0 set aside; warning:  kept',
           'a busy pair is kept where its cell has fewer than three quiet pairs, and marked kept in the warning');
+
+-- a host stall that split one pair (round 3 of b at 55% speed) in one of
+-- five read cells whose pairs agree within about 1%: the pair strays far
+-- beyond what pairs typically do, is set aside and named, and the cell
+-- decides on its other four
+SELECT setseed(0.83);
+SELECT count(pg_temp.run('postgres', side, w,
+                         5000 * CASE WHEN side = 'hs-b' AND w = 'point-query' AND r = 3 THEN 0.55 ELSE 1 END
+                              * exp(0.007 * pg_temp.gauss()), r))
+FROM unnest(ARRAY['hot-points', 'point-query', 'points-covered-pk', 'points-covered-si',
+                  'points-notcovered-pk']) w,
+     generate_series(1, 5) r, unnest(ARRAY['hs-a', 'hs-b']) side;
+SELECT is((SELECT string_agg(workload || ' ' || pair, ', ') FROM microbench.comparison_pairs('hs-a', 'hs-b') WHERE strayed),
+          'point-query 3', 'a pair a host stall split is the one that strays');
+SELECT is((SELECT verdict || ', ' || set_aside || ' set aside' FROM microbench.compare('hs-a', 'hs-b', threshold => 0.05)
+           WHERE workload = 'point-query'),
+          'equivalent, 1 set aside', '... it is set aside and the cell decides on the rest');
+SELECT is((SELECT message FROM microbench.compare_warnings('hs-a', 'hs-b') WHERE kind = 'strayed'),
+          'pg: 1 pair(s) set aside, their ratio more than five typical deviations from the cell''s other pairs (the host stalled one run and not the other; no CPU count inside the machine shows it): point-query round 3 (0.55)',
+          '... and named in a warning with its ratio');
+-- the same cells without the stall: normal spread strays nowhere
+UPDATE microbench.runs SET qps = qps / 0.55 WHERE label = 'hs-b' AND workload = 'point-query' AND round = 3;
+SELECT is((SELECT count(*) FROM microbench.comparison_pairs('hs-a', 'hs-b') WHERE strayed), 0::bigint,
+          'pairs of normal spread: none strays');
 
 -- a cell with one pair: undecided, however far apart it is (one run of a
 -- slow moment of the host would decide it), even beside tight fellow
