@@ -741,7 +741,13 @@ RETURNS TABLE (dbms text, kind text, message text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH sides AS (
+    WITH pairs AS MATERIALIZED (
+        -- (the busy, disturbed and strayed findings read the same pairs)
+        SELECT * FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
+                                                  coalesce(compare_warnings.base_driver, compare_warnings.driver),
+                                                  coalesce(compare_warnings.other_driver, compare_warnings.driver),
+                                                  max_wait_difference)
+    ), sides AS (
         SELECT s.side, s.label, s.driver, microbench.side_name(s.label, s.driver) AS name
         FROM (VALUES ('base', base, coalesce(compare_warnings.base_driver, compare_warnings.driver)),
                      ('other', other, coalesce(compare_warnings.other_driver, compare_warnings.driver)))
@@ -884,10 +890,7 @@ AS $$
     ), busy_kept AS (
         -- busy runs whose pairs stayed in: their cell had too few quiet ones
         SELECT DISTINCT unnest(p.base_run_ids || p.other_run_ids) AS run_id
-        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
-                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
-                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
-                                         max_wait_difference) p
+        FROM pairs p
         WHERE NOT p.set_aside AND greatest(p.base_busy, p.other_busy) > 0.2
     ), busy_found AS (
         -- the runs that shared their CPUs with a busy neighbour, and what it took
@@ -906,10 +909,7 @@ AS $$
     ), disturbed AS (
         SELECT p.*, row_number() OVER (PARTITION BY p.dbms
                                        ORDER BY abs(p.other_wait - p.base_wait - p.usual_wait_difference) DESC) AS worst
-        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
-                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
-                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
-                                         max_wait_difference) p
+        FROM pairs p
         WHERE p.set_aside AND NOT p.strayed AND NOT coalesce(greatest(p.base_busy, p.other_busy) > 0.2, false)
     ), strayed_found AS (
         SELECT p.dbms, 'strayed'::text,
@@ -917,10 +917,7 @@ AS $$
                       microbench.dbms_short(p.dbms), count(*),
                       string_agg(format('%s %s %s (%s)', p.workload, CASE WHEN p.by_round THEN 'round' ELSE 'pair' END,
                                         p.pair, round(exp(p.d)::numeric, 2)), ', ' ORDER BY p.workload, p.pair))
-        FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
-                                         coalesce(compare_warnings.base_driver, compare_warnings.driver),
-                                         coalesce(compare_warnings.other_driver, compare_warnings.driver),
-                                         max_wait_difference) p
+        FROM pairs p
         WHERE p.strayed
         GROUP BY p.dbms
     ), disturbed_found AS (
