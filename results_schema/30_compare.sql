@@ -234,22 +234,22 @@ AS $$
         JOIN scale c ON c.dbms = r.dbms AND c.writes = r.writes
         WHERE abs(r.residual) > 5 * c.sd
           AND (r.t IS NULL OR 2 * (1 - microbench.t_cdf(r.t, r.df)) < 0.0001)
-    ), kept AS (
-        -- a cell sets its strayed pairs aside only while three others stay
-        SELECT j.dbms, j.workload,
-               count(*) FILTER (WHERE NOT j.disturbed AND st.pair IS NULL) >= 3 AS enough
+    ), marked AS (
+        SELECT j.*, st.pair IS NOT NULL AS strays
         FROM judged j
         LEFT JOIN strayed st ON st.dbms = j.dbms AND st.workload = j.workload AND st.pair = j.pair
-        GROUP BY j.dbms, j.workload
+    ), final AS (
+        -- a cell sets its strayed pairs aside only while three others stay
+        SELECT m.*,
+               m.strays AND count(*) FILTER (WHERE NOT m.disturbed AND NOT m.strays)
+                                 OVER (PARTITION BY m.dbms, m.workload) >= 3 AS strays_aside
+        FROM marked m
     )
-    SELECT j.dbms, j.workload, j.pair, j.by_round, j.base_ids, j.other_ids, j.base_l, j.other_l,
-           j.d, j.base_wait, j.other_wait, j.difference, j.base_instance, j.other_instance,
-           j.disturbed OR (st.pair IS NOT NULL AND k.enough),
-           j.base_busy, j.other_busy, st.pair IS NOT NULL AND k.enough
-    FROM judged j
-    JOIN kept k ON k.dbms = j.dbms AND k.workload = j.workload
-    LEFT JOIN strayed st ON st.dbms = j.dbms AND st.workload = j.workload AND st.pair = j.pair
-    ORDER BY j.dbms, j.workload, j.pair
+    SELECT f.dbms, f.workload, f.pair, f.by_round, f.base_ids, f.other_ids, f.base_l, f.other_l,
+           f.d, f.base_wait, f.other_wait, f.difference, f.base_instance, f.other_instance,
+           f.disturbed OR f.strays_aside, f.base_busy, f.other_busy, f.strays_aside
+    FROM final f
+    ORDER BY f.dbms, f.workload, f.pair
 $$;
 
 COMMENT ON FUNCTION microbench.comparison_pairs(text, text, text, text, text, text, double precision) IS
