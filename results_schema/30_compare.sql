@@ -228,7 +228,9 @@ AS $$
         FROM residuals r
         GROUP BY r.dbms, r.writes
         HAVING count(*) >= 10
-    ), strayed AS (
+    ), strayed AS MATERIALIZED (
+        -- materialized: inlined into marked's join, the t test ran once
+        -- for every pair joined, not once a pair (90 times slower)
         SELECT r.dbms, r.workload, r.pair
         FROM residuals r
         JOIN scale c ON c.dbms = r.dbms AND c.writes = r.writes

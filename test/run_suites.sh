@@ -13,6 +13,13 @@
 # suites' prerequisites (build, install) must be made before: two makes
 # installing the same files at once would race.
 #
+# A suite still running after SUITE_MAX_MINUTES (default 40; 0: no limit)
+# is stopped and failed, and whatever it printed so far is shown: a suite
+# that hangs must fail where its last output says where it hung, not run
+# on until an outer time limit kills the whole job with nothing printed.
+# An interrupt (INT or TERM) likewise prints what each running suite had
+# printed before it stops them.
+#
 #   test/run_suites.sh [-j JOBS] target ...   (make test uses it; JOBS 2)
 set -uo pipefail
 
@@ -31,6 +38,11 @@ if [ "$jobs" -gt 1 ] && { [ "${BASH_VERSINFO[0]}" -lt 5 ] ||
     jobs=1
 fi
 
+max_minutes=${SUITE_MAX_MINUTES:-40}
+case $max_minutes in
+    '' | *[!0-9]*) echo "run_suites.sh: SUITE_MAX_MINUTES wants a whole number of minutes, not '$max_minutes'" >&2; exit 2 ;;
+esac
+
 cd "$(dirname "$0")/.."
 # the suites' output until each is printed; removed however this script ends
 logdir=$(mktemp -d /tmp/microbench-suites.XXXXXX)
@@ -46,6 +58,11 @@ declare -A target_of=() started=() seconds=() result=()
 stop_all() {   # stop_all SIGNAL
     for pid in "${!target_of[@]}"; do kill -"$1" -- "-$pid" 2>/dev/null; done
     wait 2>/dev/null
+    for pid in "${!target_of[@]}"; do
+        target=${target_of[$pid]}
+        echo "== make $target (stopped by SIG$1 after $(($(date +%s) - started[$target])) s; its output so far)"
+        cat "$logdir/$target.log"
+    done
     exit $((128 + $([ "$1" = INT ] && echo 2 || echo 15)))
 }
 trap 'stop_all INT' INT
@@ -55,6 +72,9 @@ report() {   # target status: print the suite's whole output and remember how it
     local target=$1 status=$2
     seconds[$target]=$(($(date +%s) - started[$target]))
     if [ "$status" = 0 ]; then result[$target]=passed; else result[$target]=FAILED; fi
+    if [ "$status" != 0 ] && [ "$max_minutes" -gt 0 ] && [ "${seconds[$target]}" -ge $((max_minutes * 60)) ]; then
+        result[$target]="FAILED: over $max_minutes min, stopped"
+    fi
     echo "== make $target (${result[$target]}, ${seconds[$target]} s)"
     cat "$logdir/$target.log"
 }
@@ -65,7 +85,14 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#target_of[@]} -gt 0 ]; do
         target=${pending[0]}
         pending=("${pending[@]:1}")
         started[$target]=$(date +%s)
-        ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
+        # timeout signals its whole process group (the suite's scripts,
+        # whose EXIT traps stop their servers), then kills what is left
+        if [ "$max_minutes" -gt 0 ]; then
+            timeout --kill-after=30 "$((max_minutes * 60))" \
+                ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
+        else
+            ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
+        fi
         target_of[$!]=$target
         [ "$jobs" -gt 1 ] && echo "== started make $target"
     done

@@ -10,7 +10,7 @@
 -- shared their CPUs with a busy neighbour, and a pair a host stall split.  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(65);
+SELECT plan(66);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -433,6 +433,17 @@ SELECT is((SELECT verdict || ', ' || set_aside || ' set aside' FROM microbench.c
 SELECT is((SELECT message FROM microbench.compare_warnings('hs-a', 'hs-b') WHERE kind = 'strayed'),
           'pg: 1 pair(s) set aside, their ratio more than five typical deviations from the cell''s other pairs (the host stalled one run and not the other; no CPU count inside the machine shows it): point-query round 3 (0.55)',
           '... and named in a warning with its ratio');
+-- the t test runs at most once a pair, not once for every pair the query
+-- joins it to: a plan that did so called it 470,000 times for a 355-pair
+-- demo, made comparison_pairs 90 times slower (15 s a call) and ran CI
+-- out of time
+SET LOCAL track_functions = 'all';
+CREATE TEMP TABLE t_cdf_before AS
+SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_xact_user_functions WHERE funcid = 'microbench.t_cdf'::regproc;
+SELECT count(*) FROM microbench.comparison_pairs('hs-a', 'hs-b');
+SELECT cmp_ok((SELECT coalesce(sum(calls), 0) FROM pg_stat_xact_user_functions WHERE funcid = 'microbench.t_cdf'::regproc)
+              - (SELECT calls FROM t_cdf_before), '<=', 25::numeric,
+          '... the t test ran at most once for each of the 25 pairs');
 -- the same cells without the stall: normal spread strays nowhere
 UPDATE microbench.runs SET qps = qps / 0.55 WHERE label = 'hs-b' AND workload = 'point-query' AND round = 3;
 SELECT is((SELECT count(*) FROM microbench.comparison_pairs('hs-a', 'hs-b') WHERE strayed), 0::bigint,
