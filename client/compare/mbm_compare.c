@@ -44,23 +44,31 @@
 #endif
 
 /*
- * The work directory in /tmp (sockets, copies, the order run), --out and
- * its logs/; the servers' users (postgres, mysql) write there too.
+ * The work directory in $TMPDIR or /tmp (sockets, copies, the order run),
+ * --out and its logs/; the servers' users (postgres, mysql) write there too.
  */
 static void
 make_directories(void)
 {
 	char		path[1200];
+	const char *tmpdir = getenv("TMPDIR");
 
+	if (tmpdir == NULL || tmpdir[0] == '\0')
+		tmpdir = "/tmp";
+	/* the servers' sockets live in it, and a socket's path has 107 bytes */
+	if (strlen(tmpdir) > MBM_TMPDIR_MAX)
+		refuse("TMPDIR is %zu characters long, over %d: the work directory made in it holds the servers' "
+			   "unix sockets, whose paths must stay under 108 bytes; set TMPDIR to a shorter directory",
+			   strlen(tmpdir), MBM_TMPDIR_MAX);
 	if (mkdir(rq.out, 0755) != 0 && errno != EEXIST)
 		refuse("cannot make --out %s: %s", rq.out, strerror(errno));
 	snprintf(progress.logdir, sizeof(progress.logdir), "%s/logs", rq.out);
 	mkdir(progress.logdir, 0755);
-	snprintf(progress.workdir, sizeof(progress.workdir), "/tmp/microbench-compare.XXXXXX");
+	snprintf(progress.workdir, sizeof(progress.workdir), "%s/microbench-compare.XXXXXX", tmpdir);
 	if (mkdtemp(progress.workdir) == NULL)
 	{
 		progress.workdir[0] = '\0';
-		say("cannot make a work directory in /tmp: %s", strerror(errno));
+		say("cannot make a work directory in %s: %s", tmpdir, strerror(errno));
 		exit(MBM_EXIT_FAILED);
 	}
 	chmod(progress.workdir, 01777);

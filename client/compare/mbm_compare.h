@@ -211,6 +211,8 @@ extern void mbm_my_stop(mbm_myserver *s);
 /* ---- the runner: what its steps share ---- */
 
 #define MAX_BUILDS 8
+/* a socket in the work directory in TMPDIR must fit a 108-byte sun_path */
+#define MBM_TMPDIR_MAX 64
 #define RUN_PORT 55401
 #define PRISTINE_PORT 55400
 #define RESULTS_PORT 55399
@@ -262,7 +264,7 @@ typedef struct mbm_request
 /* How the comparison went, for the progress lines, the manifest and the exit. */
 typedef struct mbm_progress
 {
-	char		workdir[64];
+	char		workdir[MBM_TMPDIR_MAX + 32];
 	char		logdir[900];
 	char		tool_cpus[256];
 	char		started_at[64];

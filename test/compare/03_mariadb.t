@@ -34,8 +34,8 @@ pid=$!
 # the server of the first run, once its client is measuring (not while it starts)
 server=""
 for i in $(seq 600); do
-    if pgrep -f -- 'my\.sock .* run point-query' >/dev/null; then
-        server=$(pgrep -f -- '--datadir=/tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
+    if pgrep -f -- "$work_dir_re/my\\.sock .* run point-query" >/dev/null; then
+        server=$(pgrep -f -- "--datadir=$work_dir_re/run " | head -1)
     fi
     [ -n "$server" ] && break
     sleep 0.1

@@ -31,6 +31,8 @@ refused 'the DBMS before / is postgres, mariadb or mysql' "--set with an unknown
     --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set oracle/b:x=1
 refused 'give them the same label' "Postgres and MariaDB builds whose first labels (the base) differ" \
     --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --mariadb x="$MARIADBD" --mariadb b="$MARIADBD"
+TMPDIR=/tmp/$(printf 'd%.0s' $(seq 70)) refused 'TMPDIR is 75 characters long, over 64' \
+    "a TMPDIR too long for the sockets in the work directory" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX"
 is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests started nothing"
 
 # a build that cannot start: a setting its server refuses

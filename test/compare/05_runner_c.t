@@ -86,10 +86,9 @@ pid=$!
 # while it starts: that would be a build that does not start)
 pm=""
 for i in $(seq 600); do
-    if pgrep -f 'postgres: [a-z]+ microbench \[local\] SELECT' >/dev/null; then
-        pm=$(pgrep -f -- '-D /tmp/microbench-compare\.[A-Za-z0-9]{6}/run ' | head -1)
-    fi
-    [ -n "$pm" ] && break
+    pm=$(pgrep -f -- "-D $work_dir_re/run " | head -1)
+    [ -n "$pm" ] && pgrep -P "$pm" -f 'postgres: [a-z]+ microbench \[local\] SELECT' >/dev/null && break
+    pm=""
     sleep 0.1
 done
 sleep 1

@@ -11,27 +11,36 @@ COMPARE="$root/compare/microbench-compare"
 PG_PREFIX=${MB_COMPARE_PG_PREFIX:-$(cd "$(pg_config --bindir)/.." && pwd)}
 MARIADBD=${MB_COMPARE_MARIADBD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
 scratch=$(mktemp -d /tmp/microbench-compare-test.XXXXXX)
+# the runner makes its work directory in TMPDIR: a directory of this test's
+# own (short, for the sockets in it; open to the servers' users), so that
+# what the checks below find is this test's and never that of a comparison
+# someone runs beside the tests
+runner_tmp=$(mktemp -d /tmp/mbct.XXXXXX)
+chmod 1777 "$runner_tmp"
+export TMPDIR=$runner_tmp
+# a regular expression for the path of the runner's work directory
+work_dir_re="${runner_tmp//./\\.}/microbench-compare\.[A-Za-z0-9]{6}"
 # at_exit COMMAND: run on the way out, before scratch goes (a server a test
 # started in it must stop first)
 exit_hooks=()
 at_exit() { exit_hooks+=("$1"); }
-trap 'for h in "${exit_hooks[@]}"; do eval "$h"; done; rm -rf "$scratch"' EXIT
+trap 'for h in "${exit_hooks[@]}"; do eval "$h"; done; rm -rf "$scratch" "$runner_tmp"' EXIT
 
-# servers_left: microbench-compare's servers still running (their command
-# lines name its work directories).  pg_ctl stop returns once the pid file
+# servers_left: this test's microbench-compare servers still running (their
+# command lines name its work directories).  pg_ctl stop returns once the pid file
 # is gone, a moment before the postmaster itself has exited, and on a busy
 # machine that moment is long: a server counts as left only if it is still
 # there after up to 30 s of waiting for it to go.
 servers_left() {
     local n i
     for i in $(seq 300); do
-        n=$(pgrep -fc 'microbench-compare\.[A-Za-z0-9]{6}' || true)
+        n=$(pgrep -fc -- "$work_dir_re" || true)
         [ "${n:-0}" = 0 ] && break
         sleep 0.1
     done
     echo "${n:-0}"
 }
-work_dirs_left() { find /tmp -maxdepth 1 -name 'microbench-compare.??????' | wc -l; }
+work_dirs_left() { find "$runner_tmp" -maxdepth 1 -name 'microbench-compare.??????' | wc -l; }
 
 # json_lines FILE: one "label workload" line per run in runs.jsonl
 runs_of() { python3 -c '
