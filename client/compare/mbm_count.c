@@ -448,6 +448,30 @@ set_passes(int family, int w, double rate)
 	cell_n2[family][w] = cell_n1[family][w] + (long long) fmax(30, ceil(1.5 * rate));
 }
 
+/*
+ * A server that did not start under valgrind because valgrind could not
+ * read its debug info (valgrind before 3.20 and the DWARF 5 that clang 14
+ * and later write with -g): say so, and the way round it, in err.
+ */
+static void
+explain_debuginfo(const char *log, char *err, size_t errlen)
+{
+	FILE	   *f = fopen(log, "r");
+	char		line[512];
+	bool		found = false;
+
+	if (f == NULL)
+		return;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strstr(line, "debuginfo reader") != NULL;
+	fclose(f);
+	if (found)
+		snprintf(err + strlen(err), errlen - strlen(err),
+				 " (valgrind %s cannot read its debug info, as before 3.20 it cannot read the DWARF 5 of"
+				 " clang 14 and later: compare copies without it, objcopy --strip-debug, whose code is the"
+				 " same, or build with -gdwarf-4)", counter_name);
+}
+
 /* Half a second of each workload on ab's server under valgrind, up: each cell's passes. */
 static int
 probe_build(const mbm_any_build *ab, char *err, size_t errlen)
@@ -496,6 +520,13 @@ mbm_count_probe(char *err, size_t errlen)
 			failed = ab->pg ? mbm_pg_start(&run_pg_server, ab->pg, copy, RUN_PORT, "probe.log", false, err, errlen) :
 				mbm_my_start(&run_my_server, ab->my, copy, "probe.log", err, errlen);
 			mbm_pg.wrapper = NULL;
+			if (failed != 0)
+			{
+				char		log[1200];
+
+				snprintf(log, sizeof(log), "%s/probe.log", progress.logdir);
+				explain_debuginfo(log, err, errlen);
+			}
 			if (failed == 0)
 				failed = probe_build(ab, err, errlen);
 			mbm_pg_stop(&run_pg_server);
