@@ -364,23 +364,28 @@ $$;
 -- Counted instructions of one comparison come from one counter: valgrind
 -- counts the user-mode instructions of a simulated CPU, perf_event the
 -- real CPU's, kernel included where allowed; a ratio across the two
--- measures the counters.  Refuses a comparison whose runs hold counts of
--- more than one (perf_event or valgrind's tool and version); returns true,
--- so that a query can be gated on it.
+-- measures the counters.  Refuses a comparison whose runs of one DBMS
+-- hold counts of more than one (perf_event or valgrind's tool and
+-- version); returns true, so that a query can be gated on it.
 CREATE OR REPLACE FUNCTION microbench.check_counters(base text, other text, phase text)
 RETURNS boolean LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    counters text[];
+    mixed text;
 BEGIN
-    SELECT array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) INTO counters
-    FROM microbench.runs r
-    WHERE r.label IN (base, other) AND r.phase = check_counters.phase
-      AND r.instructions IS NOT NULL AND r.instructions_counter IS NOT NULL;
-    IF cardinality(counters) > 1 THEN
-        RAISE EXCEPTION 'the runs of labels "%" and "%" counted their instructions with % counters: %',
-                        base, other, cardinality(counters), array_to_string(counters, ', ')
+    -- per DBMS: a cell compares one DBMS's runs, so Postgres counted by
+    -- cachegrind beside MariaDB counted by callgrind is one report
+    SELECT string_agg(format('%s (%s)', d.dbms, array_to_string(d.counters, ', ')), '; ' ORDER BY d.dbms) INTO mixed
+    FROM (SELECT r.dbms, array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) AS counters
+          FROM microbench.runs r
+          WHERE r.label IN (base, other) AND r.phase = check_counters.phase
+            AND r.instructions IS NOT NULL AND r.instructions_counter IS NOT NULL
+          GROUP BY r.dbms) d
+    WHERE cardinality(d.counters) > 1;
+    IF mixed IS NOT NULL THEN
+        RAISE EXCEPTION 'the runs of labels "%" and "%" counted the instructions of one DBMS with more than one counter: %',
+                        base, other, mixed
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'Counts of two counters differ by what they count, not by the builds.',
                   HINT = 'Compare the runs of one counter: put each in its own results database, or give them other labels.';

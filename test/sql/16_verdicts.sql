@@ -10,7 +10,7 @@
 -- shared their CPUs with a busy neighbour, and a pair a host stall split.  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(66);
+SELECT plan(68);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -339,6 +339,28 @@ SELECT ok(r ~ 'cells: estimated_cycles\(count-a\) / estimated_cycles\(count-b\)'
           AND r ~ 'metric: estimated cycles per query' AND r !~ 'run options' AND r !~ 'warning',
           'the report of estimated cycles says what its cells are, and has no timed warnings or runner''s event counts')
 FROM microbench.bench_report('count-a', 'count-b', metric => 'estimated_cycles', threshold => 0.005) r;
+-- MariaDB's runs counted by callgrind beside Postgres's by cachegrind: one
+-- report, each DBMS's cells on its own counter; two counters in one DBMS's
+-- runs are refused
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
+                             seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps,
+                             tps, event_limit, round, instance, instructions, instructions_counter)
+SELECT 'mariadb', '10.11', l.label, 'point-query', 'post', 1, 1000, 1, 'uniform', 1, 0, now() + g * interval '1 minute',
+       now() + g * interval '1 minute', 1, 1000, 1000, 10, 10, 4000, g, l.label || 'm' || g,
+       l.instructions, 'callgrind 3.19.0'
+FROM (VALUES ('count-a', 45000000), ('count-b', 43000000)) AS l(label, instructions),
+     generate_series(1, 3) g;
+SELECT is((SELECT string_agg(format('%s %s %s', dbms, round(ratio::numeric, 3), verdict), ', ' ORDER BY dbms)
+           FROM microbench.compare('count-a', 'count-b', 'instructions', threshold => 0.005)),
+          'mariadb 1.047 difference, postgres 1.000 equivalent',
+          'Postgres counted by cachegrind and MariaDB by callgrind compare in one report');
+UPDATE microbench.runs SET instructions_counter = 'callgrind 3.19.0'
+WHERE dbms = 'postgres' AND label = 'count-b' AND round = 3;
+SELECT throws_ok($$SELECT * FROM microbench.compare('count-a', 'count-b', 'instructions')$$, '22023',
+                 'the runs of labels "count-a" and "count-b" counted the instructions of one DBMS with more than one counter: postgres (cachegrind 3.19.0, callgrind 3.19.0)',
+                 '... but two counters in one DBMS''s runs are refused, naming them');
+UPDATE microbench.runs SET instructions_counter = 'cachegrind 3.19.0'
+WHERE dbms = 'postgres' AND label = 'count-b' AND round = 3;
 
 -- ---- the steady rate, the robust prior, busy neighbours --------------------
 -- a run's QPS in a comparison is its steady rate; qps_mean its mean
