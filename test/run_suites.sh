@@ -42,6 +42,10 @@ max_minutes=${SUITE_MAX_MINUTES:-40}
 case $max_minutes in
     '' | *[!0-9]*) echo "run_suites.sh: SUITE_MAX_MINUTES wants a whole number of minutes, not '$max_minutes'" >&2; exit 2 ;;
 esac
+# timeout signals its whole process group (the suite's scripts, whose EXIT
+# traps stop their servers), then kills what is left
+time_limit=()
+[ "$max_minutes" -gt 0 ] && time_limit=(timeout --kill-after=30 "$((max_minutes * 60))")
 
 cd "$(dirname "$0")/.."
 # the suites' output until each is printed; removed however this script ends
@@ -85,14 +89,7 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#target_of[@]} -gt 0 ]; do
         target=${pending[0]}
         pending=("${pending[@]:1}")
         started[$target]=$(date +%s)
-        # timeout signals its whole process group (the suite's scripts,
-        # whose EXIT traps stop their servers), then kills what is left
-        if [ "$max_minutes" -gt 0 ]; then
-            timeout --kill-after=30 "$((max_minutes * 60))" \
-                ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
-        else
-            ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
-        fi
+        "${time_limit[@]}" ${MAKE:-make} --no-print-directory "$target" >"$logdir/$target.log" 2>&1 </dev/null &
         target_of[$!]=$target
         [ "$jobs" -gt 1 ] && echo "== started make $target"
     done
