@@ -804,13 +804,18 @@ AS $$
         FROM steal s, names n
         WHERE s.p < 0.01 AND abs(s.b - s.o) >= 0.01
     ), rounds AS (
-        -- each run's round (its place in time among the side's runs of that
-        -- workload); label is the side's name, for the message
+        -- each run's round: the round it was given, numbered from 0 (the
+        -- turns of one round, microbench compare --turns, share it), else
+        -- its place in time among the side's runs of that workload; label
+        -- is the side's name, for the message
         SELECT r.dbms, r.side, r.name AS label, r.workload,
-               (row_number() OVER w - 1)::double precision AS round, r.l,
-               count(*) OVER (PARTITION BY r.dbms, r.side, r.workload) AS k
+               (CASE WHEN bool_and(r.round IS NOT NULL) OVER p THEN dense_rank() OVER byround
+                     ELSE row_number() OVER bytime END - 1)::double precision AS round, r.l,
+               count(*) OVER p AS k
         FROM runs r
-        WINDOW w AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.started_at, r.run_id)
+        WINDOW p AS (PARTITION BY r.dbms, r.side, r.workload),
+               bytime AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.started_at, r.run_id),
+               byround AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.round)
     ), centred AS (
         SELECT c.dbms, c.side, c.label, c.workload, c.k, c.round,
                c.round - avg(c.round) OVER p AS x, c.l - avg(c.l) OVER p AS y

@@ -3,7 +3,8 @@
  * files share.  Its steps, a file each, each using only those listed
  * after it: mbm_compare.c the command; mbm_rounds.c the schedule and the
  * rounds until every cell is decided; mbm_run_one.c one run on a fresh
- * server start; mbm_finish.c every way out; mbm_reports.c the reports and
+ * server start (mbm_turns.c: --turns, runs taking turns on servers up side
+ * by side); mbm_finish.c every way out; mbm_reports.c the reports and
  * the manifest; mbm_setup.c what is made once (the extension, the results
  * database, the pristine data); mbm_request.c the request and its checks;
  * mbm_labels.c the labels as reports name them; mbm_state.c what they
@@ -199,7 +200,7 @@ extern bool mbm_mybuild_has_option(const mbm_mybuild *b, const char *option);
 extern int	mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errlen);
 /* Start b on datadir, pinned, waited for: 0, or -1 with err set. */
 extern int	mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir,
-						 const char *logname, char *err, size_t errlen);
+						 const char *sockname, const char *logname, char *err, size_t errlen);
 /* One statement as the admin (over the socket): 0 or -1 with err set. */
 extern int	mbm_my_sql(const mbm_myserver *s, const char *sql, char *err, size_t errlen);
 /* The mysql driver's options for s: its socket, the admin user. */
@@ -259,6 +260,7 @@ typedef struct mbm_request
 	double		count_threshold;	/* the smallest change in instructions called a difference */
 	bool		cache_sim;		/* --cache-sim: valgrind's simulated caches too, and estimated cycles */
 	double		wait_quiet;		/* --wait-quiet: minutes to wait for a quiet machine first; 0: none */
+	int			turns;			/* --turns: timed runs a build per start, the builds' servers up together */
 } mbm_request;
 
 /* How the comparison went, for the progress lines, the manifest and the exit. */
@@ -299,6 +301,8 @@ extern mbm_request rq;
 extern mbm_progress progress;
 extern mbm_pgserver run_pg_server;	/* the server of the run under way */
 extern mbm_myserver run_my_server;	/* ... when it is a MariaDB or MySQL one */
+extern mbm_pgserver turn_pg_servers[MAX_BUILDS];	/* --turns: the servers up side by side */
+extern mbm_myserver turn_my_servers[MAX_BUILDS];
 extern mbm_pgserver results_server;
 extern PGconn *results;
 
@@ -346,10 +350,11 @@ typedef struct mbm_limits
 	long long	events;			/* > 0: the window ends after this many */
 	bool		counted;		/* a counted pass: --seed's sequence; the server does the client's work alone */
 } mbm_limits;
-extern mbm_run_outcome mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round,
+extern mbm_run_outcome mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round,
 									  const mbm_limits *lim, char **line, char *err, size_t errlen);
-extern mbm_run_outcome mbm_measure_my(const mbm_mybuild *b, const char *workload, int round,
-									  const mbm_limits *lim, char **line, char *err, size_t errlen);
+extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *instance,
+									  const char *workload, int round, const mbm_limits *lim,
+									  char **line, char *err, size_t errlen);
 /* A number in a run's JSON line ("key": value, or the first of an array), or def. */
 extern double mbm_json_number(const char *line, const char *key, double def);
 /* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
@@ -386,6 +391,30 @@ extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload
 								   int round, bool counted);
 /* The time one run takes from copy to removal: measured, else guessed. */
 extern double mbm_run_estimate(void);
+/*
+ * A timed run of ab on its server, up (pgs or mys, whichever its family's),
+ * the machine watched while it runs: its row into *line.  instance names a
+ * MariaDB/MySQL server's start (NULL: the server says).
+ */
+extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs,
+									 const mbm_myserver *mys, const char *instance,
+									 const char *workload, int round, double warmup, char **line,
+									 char *err, size_t errlen);
+/*
+ * A run's outcome kept: the order file, runs.jsonl and the results database
+ * when it succeeded, its progress line either way (around: what the copy,
+ * start and stop took; NULL for a turn on a server already up).
+ */
+extern void mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool counted,
+						 mbm_run_outcome outcome, char *line, const char *err, const char *log,
+						 double run_s, const char *around);
+
+/*
+ * mbm_turns.c: --turns: the builds' servers up side by side, the timed runs
+ * of one workload taking turns on them (abs: one DBMS's builds, n of them)
+ */
+extern mbm_run_outcome mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload,
+									 int round);
 
 /* mbm_reports.c: the report files, the failed runs under them, the manifest */
 extern void mbm_reports_write(void);

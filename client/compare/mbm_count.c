@@ -350,12 +350,12 @@ pass(const mbm_any_build *ab, const char *workload, int round, const mbm_limits 
 	mbm_run_outcome outcome;
 
 	if (ab->pg)
-		outcome = mbm_measure_pg(ab->pg, workload, round, lim, line, err, errlen);
+		outcome = mbm_measure_pg(&run_pg_server, workload, round, lim, line, err, errlen);
 	else
 	{
 		if (counted && callgrind("-z", NULL, err, errlen) != 0)
 			return RUN_FAILED;
-		outcome = mbm_measure_my(ab->my, workload, round, lim, line, err, errlen);
+		outcome = mbm_measure_my(&run_my_server, NULL, workload, round, lim, line, err, errlen);
 		if (outcome == RUN_OK && counted && callgrind("-d", "pass", err, errlen) != 0)
 			outcome = RUN_FAILED;
 	}
@@ -518,7 +518,7 @@ mbm_count_probe(char *err, size_t errlen)
 				return -1;
 			mbm_pg.wrapper = mbm_count_wrapper(ab->pg != NULL);
 			failed = ab->pg ? mbm_pg_start(&run_pg_server, ab->pg, copy, RUN_PORT, "probe.log", false, err, errlen) :
-				mbm_my_start(&run_my_server, ab->my, copy, "probe.log", err, errlen);
+				mbm_my_start(&run_my_server, ab->my, copy, "my.sock", "probe.log", err, errlen);
 			mbm_pg.wrapper = NULL;
 			if (failed != 0)
 			{

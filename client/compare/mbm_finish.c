@@ -21,6 +21,11 @@ mbm_finish(const char *status, int code)
 	snprintf(progress.status, sizeof(progress.status), "%s", status);
 	mbm_pg_stop(&run_pg_server);
 	mbm_my_stop(&run_my_server);
+	for (int k = 0; k < MAX_BUILDS; k++)
+	{
+		mbm_pg_stop(&turn_pg_servers[k]);
+		mbm_my_stop(&turn_my_servers[k]);
+	}
 	if (progress.order)
 	{
 		mbm_reports_write();

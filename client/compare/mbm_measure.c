@@ -62,11 +62,12 @@ mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, cha
 	return mbm_proc_run(argv, &how, err, errlen);
 }
 
-/* One run on the Postgres server that is up: bench_run() in it; its row as JSON into *line. */
+/* One run on Postgres server srv, up: bench_run() in it; its row as JSON into *line. */
 mbm_run_outcome
-mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round, const mbm_limits *lim,
+mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
 			   char **line, char *err, size_t errlen)
 {
+	const mbm_pgbuild *b = srv->build;
 	char		seconds[32],
 				warmup[32],
 				events[32],
@@ -101,7 +102,7 @@ mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round, const mbm_
 	/* a timed run as before: no event limit, the server's own seed */
 	params[7] = lim->events > 0 ? events : NULL;
 	params[8] = lim->counted ? seed : NULL;
-	conn = mbm_pg_connect(&run_pg_server, "microbench", err, errlen);
+	conn = mbm_pg_connect(srv, "microbench", err, errlen);
 	if (conn == NULL)
 		return RUN_FAILED;
 	cancel = PQgetCancel(conn);
@@ -122,11 +123,16 @@ mbm_measure_pg(const mbm_pgbuild *b, const char *workload, int round, const mbm_
 	return outcome;
 }
 
-/* One run on the MariaDB or MySQL server that is up: the client's run, its JSON line into *line. */
+/*
+ * One run on MariaDB or MySQL server srv, up: the client's run, its JSON
+ * line into *line.  instance names the server's start (NULL: the client
+ * asks the server, which knows it to the second).
+ */
 mbm_run_outcome
-mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_limits *lim,
-			   char **line, char *err, size_t errlen)
+mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
+			   const mbm_limits *lim, char **line, char *err, size_t errlen)
 {
+	const mbm_mybuild *b = srv->build;
 	char		threads[32],
 				time_s[48],
 				warmup[48],
@@ -134,9 +140,10 @@ mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_
 				seed[48],
 				label[128],
 				round_text[32],
+				instance_text[200],
 				file[200],
 				results_file[220];
-	const char *extra[13];
+	const char *extra[14];
 	int			n = 0;
 	FILE	   *f;
 	char		buf[65536];
@@ -164,11 +171,16 @@ mbm_measure_my(const mbm_mybuild *b, const char *workload, int round, const mbm_
 	extra[n++] = label;
 	extra[n++] = "--phase=post";
 	extra[n++] = round_text;
+	if (instance)
+	{
+		snprintf(instance_text, sizeof(instance_text), "--instance=%s", instance);
+		extra[n++] = instance_text;
+	}
 	extra[n++] = results_file;
 	extra[n++] = "run";
 	extra[n++] = workload;
 	unlink(file);
-	if (mbm_my_client(&run_my_server, extra, n, err, errlen) != 0)
+	if (mbm_my_client(srv, extra, n, err, errlen) != 0)
 	{
 		snprintf(err + strlen(err), errlen - strlen(err), " (%s/client.log)", progress.logdir);
 		return RUN_FAILED;

@@ -266,8 +266,8 @@ accepts(void *arg)
 }
 
 int
-mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const char *logname,
-			 char *err, size_t errlen)
+mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const char *sockname,
+			 const char *logname, char *err, size_t errlen)
 {
 	char	   *argv[64];
 	char		opts[20][1100];
@@ -278,7 +278,7 @@ mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const c
 	memset(s, 0, sizeof(*s));
 	s->build = b;
 	snprintf(s->datadir, sizeof(s->datadir), "%s", datadir);
-	snprintf(s->sock, sizeof(s->sock), "%s/my.sock", mbm_pg.workdir);
+	snprintf(s->sock, sizeof(s->sock), "%s/%s", mbm_pg.workdir, sockname);
 	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_pg.logdir, logname);
 	server_argv(b, s->datadir, s->sock, s->log, argv, opts, &n);
 	/*

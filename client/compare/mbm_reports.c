@@ -252,9 +252,9 @@ mbm_manifest_write(void)
 			" \"tables\": %d, \"table_size\": %lld, \"seed\": %lld, \"bytes\": %lld, \"made_in_seconds\": %.1f},\n",
 			rq.tables, rq.table_size, rq.seed, progress.pristine_bytes, progress.pristine_s);
 	fprintf(f, "  \"runs\": {\"rounds\": %d, \"rounds_asked\": %d, \"seconds\": %g, \"warmup\": %g,"
-			" \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
+			" \"turns\": %d, \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
 			" \"done\": %d, \"failed\": %d},\n",
-			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.clients, rq.max_minutes,
+			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.turns, rq.clients, rq.max_minutes,
 			rq.threshold, rq.confidence, progress.runs, progress.failed_runs);
 	write_counting(f);
 	if (rq.timed)

@@ -40,6 +40,12 @@ usage(void)
 		   "                        [60]; 0: exactly --rounds rounds\n"
 		   "  --seconds S           measured seconds per run [10]\n"
 		   "  --warmup S            warm-up seconds per run, after the fresh start [2]\n"
+		   "  --turns N             a read's timed runs a build per start and round, the\n"
+		   "                        builds' servers up side by side taking turns (A B,\n"
+		   "                        B A, ...; later turns warm up for a tenth of\n"
+		   "                        --seconds): a host whose speed changes for seconds at\n"
+		   "                        a time then slows both builds alike [1: every run on\n"
+		   "                        a start of its own; writes always]\n"
 		   "  --table-size N  --tables N  --clients N  --seed N   [100000, 1, 1, 1]\n"
 		   "  --metric M            qps (timed, the headline), instructions (instructions per\n"
 		   "                        query counted under valgrind: decides on a noisy machine)\n"
@@ -102,6 +108,7 @@ static const struct
 	{"count-threshold", 0, 1, &rq.count_threshold, NULL, NULL},
 	{"confidence", 0.5, 0.9999, &rq.confidence, NULL, NULL},
 	{"wait-quiet", 0.1, 1440, &rq.wait_quiet, NULL, NULL},
+	{"turns", 1, 100, NULL, &rq.turns, NULL},
 };
 
 static void
@@ -312,7 +319,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 		{"count-threshold", required_argument, NULL, 'N'}, {"cache-sim", no_argument, NULL, 'c'},
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
-		{"wait-quiet", optional_argument, NULL, 'q'},
+		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -321,6 +328,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 	rq.rounds = 0;				/* set by check_metric() */
 	rq.seconds = 10;
 	rq.warmup = 2;
+	rq.turns = 1;
 	rq.table_size = 100000;
 	rq.tables = 1;
 	rq.clients = 1;

@@ -87,6 +87,19 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64
 /* Cells still to run: [kind][family][workload], kind 0 timed, 1 counted. */
 typedef bool undecided_map[2][2][64];
 
+/*
+ * Whether workload w's timed runs take --turns on live servers: reads only.
+ * A write's later turn would read what the earlier ones wrote, and every
+ * run of a write reads the pristine data.
+ */
+static bool
+takes_turns(int w)
+{
+	const mb_workload *wl = mb_catalog_find(rq.workloads[w]);
+
+	return rq.turns > 1 && wl != NULL && wl->group != MB_GROUP_WRITE;
+}
+
 /* Whether build ab runs workload w, timed or counted, in round. */
 static bool
 runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w, int round)
@@ -99,8 +112,9 @@ runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w,
 /*
  * One round: for each workload with a cell to run, the builds take turns,
  * A B then B A, the order turning from one step and round to the next;
- * the timed runs first, then the counted ones.  False when the budget ran
- * out before the round ended.
+ * the timed runs first, then the counted ones.  With --turns, a DBMS's
+ * builds run a read's timed runs as turns on servers up side by side
+ * (mbm_turns.c).  False when the budget ran out before the round ended.
  */
 static bool
 run_round(int round, undecided_map undecided)
@@ -116,7 +130,8 @@ run_round(int round, undecided_map undecided)
 
 		for (kind = 0; kind < 2; kind++)
 			for (k = 0; k < rq.nall; k++)
-				runs_here += runs_in_round(undecided, kind, &rq.all[k], w, round);
+				runs_here += runs_in_round(undecided, kind, &rq.all[k], w, round) *
+					(kind == 0 && takes_turns(w) ? rq.turns : 1);
 		if (runs_here == 0)
 			continue;
 		step++;
@@ -129,6 +144,11 @@ run_round(int round, undecided_map undecided)
 			return false;
 		}
 		for (kind = 0; kind < 2; kind++)
+		{
+			const mbm_any_build *turns[2][MAX_BUILDS];
+			int			nturns[2] = {0, 0};
+			int			family;
+
 			for (k = 0; k < rq.nall; k++)
 			{
 				const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
@@ -136,11 +156,27 @@ run_round(int round, undecided_map undecided)
 
 				if (!runs_in_round(undecided, kind, ab, w, round))
 					continue;
+				if (kind == 0 && takes_turns(w))
+				{
+					family = ab->pg ? 0 : 1;
+					turns[family][nturns[family]++] = ab;
+					continue;
+				}
 				outcome = mbm_run_one(ab, rq.workloads[w], w, round, kind == 1);
 				mbm_stop_if_signalled();
 				if (outcome == RUN_BUILD_FAILED)
 					mbm_finish("a build failed", MBM_EXIT_FAILED);
 			}
+			for (family = 0; family < 2; family++)
+			{
+				if (nturns[family] == 0)
+					continue;
+				if (mbm_turns_run(turns[family], nturns[family], rq.workloads[w], round) ==
+					RUN_BUILD_FAILED)
+					mbm_finish("a build failed", MBM_EXIT_FAILED);
+				mbm_stop_if_signalled();
+			}
+		}
 	}
 	return true;
 }

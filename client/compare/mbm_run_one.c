@@ -74,10 +74,14 @@ record_run(const char *line)
 		say("the results database did not take a run (%s); it is in %s", err, path);
 }
 
-/* The run's figure on its progress line: QPS, or a counted run's instructions per query. */
+/*
+ * The run's figure on its progress line: QPS, or a counted run's
+ * instructions per query; then what the run took and, for a run on a
+ * fresh start, the copy, start and stop around it (around: NULL for a turn).
+ */
 static void
 print_run(const mbm_any_build *ab, const char *workload, int round, bool counted, const char *line,
-		  double run_s, double copy_s, double start_s, double stop_s)
+		  double run_s, const char *around)
 {
 	double		queries = mbm_json_number(line, "queries", 0);
 	double		left = rq.max_minutes > 0 ? rq.max_minutes * 60 - mbm_elapsed_s() : -1;
@@ -90,11 +94,66 @@ print_run(const mbm_any_build *ab, const char *workload, int round, bool counted
 				 queries > 0 ? mbm_json_number(line, "instructions", 0) / queries : 0);
 	else
 		snprintf(figure, sizeof(figure), "%10.0f QPS", mbm_json_number(line, "qps", 0));
-	printf("   round %d  %-8s %-26s %-10s %s  (run %.1f s; copy %.1f, start %.1f, stop %.1f s;"
-		   " %s in%s%s)\n", round, ab->pg ? "postgres" : ab->my->kind, workload, ab->label, figure,
-		   run_s, copy_s, start_s, stop_s, mbm_clock_text(mbm_elapsed_s(), c1),
+	printf("   round %d  %-8s %-26s %-10s %s  (run %.1f s%s%s; %s in%s%s)\n", round,
+		   ab->pg ? "postgres" : ab->my->kind, workload, ab->label, figure, run_s,
+		   around ? "; " : "", around ? around : "", mbm_clock_text(mbm_elapsed_s(), c1),
 		   left >= 0 ? ", " : "", left >= 0 ? strcat(mbm_clock_text(left, c2), " left") : "");
 	fflush(stdout);
+}
+
+void
+mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool counted,
+			 mbm_run_outcome outcome, char *line, const char *err, const char *log, double run_s,
+			 const char *around)
+{
+	const char *dbms = ab->pg ? "postgres" : ab->my->kind;
+
+	fprintf(progress.order, "%d %s %s %s %s %s\n", round, dbms, workload, ab->label,
+			outcome == RUN_OK ? "ok" : "failed", counted ? "instructions" : "qps");
+	if (outcome != RUN_OK)
+	{
+		progress.failed_runs++;
+		printf("   round %d  %-8s %-26s %s: FAILED (%s); see %s\n", round, dbms, workload, ab->label,
+			   err, log);
+		fflush(stdout);
+		return;
+	}
+	record_run(line);
+	progress.runs++;
+	print_run(ab, workload, round, counted, line, run_s, around);
+}
+
+mbm_run_outcome
+mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
+			  const char *instance, const char *workload, int round, double warmup, char **line,
+			  char *err, size_t errlen)
+{
+	mbm_machine_reading *neighbours = mbm_machine_begin();
+	mbm_limits	timed = {rq.seconds, warmup, 0, false};
+	mbm_run_outcome outcome;
+	char		note[768],
+				what[256];
+	double		share;
+
+	if (ab->pg)
+		outcome = mbm_measure_pg(pgs, workload, round, &timed, line, err, errlen);
+	else
+		outcome = mbm_measure_my(mys, instance, workload, round, &timed, line, err, errlen);
+	share = mbm_machine_end(neighbours, ab->pg ? pgs->pid : mys->pid, note, sizeof(note));
+	if (outcome == RUN_OK)
+	{
+		add_neighbours(line, share, note);
+		snprintf(what, sizeof(what), "%s %s round %d %s",
+				 ab->pg ? "pg" : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma", workload, round,
+				 ab->label);
+		mbm_machine_note_run(what, share, note);
+		if (mbm_machine_busy(share))
+			printf("   round %d  %-8s %-26s %-10s busy: %s\n", round,
+				   ab->pg ? "postgres" : ab->my->kind, workload, ab->label, note);
+	}
+	if (outcome != RUN_OK && mbm_proc_stop_signal())
+		outcome = RUN_STOPPED;
+	return outcome;
 }
 
 /*
@@ -115,10 +174,9 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 				t4,
 				t5;
 	mbm_run_outcome outcome;
-	mbm_limits	timed = {rq.seconds, rq.warmup, 0, false};
 	char	   *line = NULL;
-	const char *dbms = ab->pg ? "postgres" : ab->my->kind;
 	const char *log;
+	char		around[128];
 	int			started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
@@ -133,7 +191,7 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	t1 = mbm_now_ns();
 	mbm_pg.wrapper = counted ? mbm_count_wrapper(ab->pg != NULL) : NULL;
 	started = ab->pg ? mbm_pg_start(&run_pg_server, ab->pg, copy, RUN_PORT, "server.log", false, err, sizeof(err)) :
-		mbm_my_start(&run_my_server, ab->my, copy, "server.log", err, sizeof(err));
+		mbm_my_start(&run_my_server, ab->my, copy, "my.sock", "server.log", err, sizeof(err));
 	mbm_pg.wrapper = NULL;
 	if (started != 0)
 	{
@@ -144,32 +202,14 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
 	t2 = mbm_now_ns();
 	if (counted)
-		outcome = mbm_count_run(ab, workload, w, round, &line, err, sizeof(err));
-	else
 	{
-		mbm_machine_reading *neighbours = mbm_machine_begin();
-		char		note[768],
-					what[256];
-		double		share;
-
-		if (ab->pg)
-			outcome = mbm_measure_pg(ab->pg, workload, round, &timed, &line, err, sizeof(err));
-		else
-			outcome = mbm_measure_my(ab->my, workload, round, &timed, &line, err, sizeof(err));
-		share = mbm_machine_end(neighbours, ab->pg ? run_pg_server.pid : run_my_server.pid, note,
-								sizeof(note));
-		if (outcome == RUN_OK)
-		{
-			add_neighbours(&line, share, note);
-			snprintf(what, sizeof(what), "%s %s round %d %s",
-					 ab->pg ? "pg" : strcmp(dbms, "mysql") == 0 ? "my" : "ma", workload, round, ab->label);
-			mbm_machine_note_run(what, share, note);
-			if (mbm_machine_busy(share))
-				printf("   round %d  %-8s %-26s %-10s busy: %s\n", round, dbms, workload, ab->label, note);
-		}
+		outcome = mbm_count_run(ab, workload, w, round, &line, err, sizeof(err));
+		if (outcome != RUN_OK && mbm_proc_stop_signal())
+			outcome = RUN_STOPPED;
 	}
-	if (outcome != RUN_OK && mbm_proc_stop_signal())
-		outcome = RUN_STOPPED;
+	else
+		outcome = mbm_run_timed(ab, &run_pg_server, &run_my_server, NULL, workload, round, rq.warmup,
+								&line, err, sizeof(err));
 	t3 = mbm_now_ns();
 	mbm_pg_stop(&run_pg_server);
 	mbm_my_stop(&run_my_server);
@@ -182,25 +222,12 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	progress.run_s += (t3 - t2) / 1e9;
 	progress.stop_s += (t4 - t3) / 1e9;
 	progress.remove_s += (t5 - t4) / 1e9;
-	if (outcome == RUN_STOPPED)
+	if (outcome != RUN_STOPPED)
 	{
-		free(line);
-		return outcome;
+		snprintf(around, sizeof(around), "copy %.1f, start %.1f, stop %.1f s", (t1 - t0) / 1e9,
+				 (t2 - t1) / 1e9, (t5 - t3) / 1e9);
+		mbm_run_keep(ab, workload, round, counted, outcome, line, err, log, (t3 - t2) / 1e9, around);
 	}
-	fprintf(progress.order, "%d %s %s %s %s %s\n", round, dbms, workload, ab->label,
-			outcome == RUN_OK ? "ok" : "failed", counted ? "instructions" : "qps");
-	if (outcome == RUN_FAILED)
-	{
-		progress.failed_runs++;
-		printf("   round %d  %-8s %-26s %s: FAILED (%s); see %s\n", round, dbms, workload, ab->label,
-			   err, log);
-		fflush(stdout);
-		return outcome;
-	}
-	record_run(line);
-	progress.runs++;
-	print_run(ab, workload, round, counted, line, (t3 - t2) / 1e9, (t1 - t0) / 1e9, (t2 - t1) / 1e9,
-			  (t5 - t3) / 1e9);
 	free(line);
-	return RUN_OK;
+	return outcome;
 }

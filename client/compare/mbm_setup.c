@@ -215,7 +215,7 @@ make_my_pristine(const mbm_mybuild *b, const char *dir, char *err, size_t errlen
 	fflush(stdout);
 	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
 	if (mbm_my_install_db(b, dir, err, errlen) != 0 ||
-		mbm_my_start(&run_my_server, b, dir, "pristine.log", err, errlen) != 0)
+		mbm_my_start(&run_my_server, b, dir, "my.sock", "pristine.log", err, errlen) != 0)
 		return -1;
 	if (mbm_my_sql(&run_my_server, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
 		mbm_my_client(&run_my_server, extra, 2, err, errlen) != 0 ||

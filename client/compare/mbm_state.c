@@ -13,6 +13,8 @@ mbm_request rq;
 mbm_progress progress;
 mbm_pgserver run_pg_server;
 mbm_myserver run_my_server;
+mbm_pgserver turn_pg_servers[MAX_BUILDS];
+mbm_myserver turn_my_servers[MAX_BUILDS];
 mbm_pgserver results_server;
 PGconn	   *results;
 

@@ -11,13 +11,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 MB="$root/client/microbench"
-left_before=$(work_dirs_left)
-orphan_shm() { ipcs -m | awk '$1 ~ /^0x/ && $6 == 0' | wc -l; }
-shm_before=$(orphan_shm)
-nothing_left() {   # nothing_left DESCRIPTION
-    is "$(servers_left):$(work_dirs_left):$(orphan_shm)" "0:$left_before:$shm_before" \
-       "$1: no server, work directory or shared memory segment left"
-}
 small=(--pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --table-size 5000 --warmup 0.5 --max-minutes 0)
 
 # ---- refusals: one line, exit 2, nothing written

@@ -41,6 +41,16 @@ servers_left() {
     echo "${n:-0}"
 }
 work_dirs_left() { find "$runner_tmp" -maxdepth 1 -name 'microbench-compare.??????' | wc -l; }
+# shared memory segments no process has attached (a postmaster that did not clean up)
+orphan_shm() { ipcs -m | awk '$1 ~ /^0x/ && $6 == 0' | wc -l; }
+left_before=$(work_dirs_left)
+shm_before=$(orphan_shm)
+# nothing_left DESCRIPTION: no server, work directory or shared memory
+# segment of this test's comparisons is left behind
+nothing_left() {
+    is "$(servers_left):$(work_dirs_left):$(orphan_shm)" "0:$left_before:$shm_before" \
+       "$1: no server, work directory or shared memory segment left"
+}
 
 # json_lines FILE: one "label workload" line per run in runs.jsonl
 runs_of() { python3 -c '

@@ -1,0 +1,131 @@
+/*
+ * mbm_turns.c — --turns N: one workload's timed runs of a round as turns
+ * on servers up side by side.  Each build of the DBMS gets a fresh copy of
+ * its pristine data and a fresh start, all of them at once; then the
+ * builds take N short turns each, A B, B A, A B, ..., so that a change in
+ * the host's speed lasting seconds falls on both builds alike instead of
+ * on one run of a pair; then every server is stopped and its copy removed.
+ * The round's turns of a build are one start, so the model (the results
+ * schema's compare()) averages them into one value a side: a start's luck
+ * is counted once however many turns it ran.
+ */
+#include "mbm.h"
+#include "mbm_compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The warm-up of a turn after a start's first: the data is in the server's
+ * buffers already, only the CPU's caches and the new session's own (plans,
+ * catalogue) are cold.  A tenth of the window, at most --warmup.
+ */
+static double
+later_turn_warmup(void)
+{
+	return rq.seconds / 10 < rq.warmup ? rq.seconds / 10 : rq.warmup;
+}
+
+/* Every server of the turns stopped and its copy removed. */
+static void
+stop_all(int n, char copies[][1100])
+{
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		mbm_pg_stop(&turn_pg_servers[k]);
+		mbm_my_stop(&turn_my_servers[k]);
+		if (copies[k][0])
+			mbm_proc_remove_tree(copies[k]);
+		copies[k][0] = '\0';
+	}
+}
+
+mbm_run_outcome
+mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int round)
+{
+	char		copies[MAX_BUILDS][1100];
+	char		instances[MAX_BUILDS][160];
+	char		pristine[1100],
+				sockname[32],
+				logname[32],
+				err[1024] = "";
+	uint64_t	t1,
+				t2;
+	int			k,
+				t;
+	mbm_run_outcome outcome = RUN_OK;
+
+	memset(copies, 0, sizeof(copies));
+	for (k = 0; k < n; k++)
+	{
+		const mbm_any_build *ab = abs[k];
+		int			started;
+
+		snprintf(copies[k], sizeof(copies[k]), "%s/turn-%d", progress.workdir, k);
+		mbm_pristine_path(ab, pristine, sizeof(pristine));
+		t1 = mbm_now_ns();
+		if (mbm_proc_copy(pristine, copies[k], ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
+						  err, sizeof(err)) != 0)
+		{
+			copies[k][0] = '\0';
+			say("%s", err);
+			stop_all(n, copies);
+			return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
+		}
+		t2 = mbm_now_ns();
+		progress.copy_s += (t2 - t1) / 1e9;
+		snprintf(sockname, sizeof(sockname), "my-%d.sock", k);
+		snprintf(logname, sizeof(logname), "server-%d.log", k);
+		started = ab->pg ?
+			mbm_pg_start(&turn_pg_servers[k], ab->pg, copies[k], RUN_PORT + 1 + k, logname, false,
+						 err, sizeof(err)) :
+			mbm_my_start(&turn_my_servers[k], ab->my, copies[k], sockname, logname, err, sizeof(err));
+		progress.boot_s += (mbm_now_ns() - t2) / 1e9;
+		if (started != 0)
+		{
+			say("%s", err);
+			stop_all(n, copies);
+			return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
+		}
+		/* MariaDB tells its start to the second: two started in one second would be one */
+		snprintf(instances[k], sizeof(instances[k]), "%s round %d turns, pid %d", ab->label, round,
+				 (int) (ab->pg ? turn_pg_servers[k].pid : turn_my_servers[k].pid));
+	}
+
+	/* A B, B A, ...: each build as often first as last */
+	for (t = 0; t < rq.turns && outcome != RUN_STOPPED; t++)
+	{
+		int			j;
+
+		for (j = 0; j < n; j++)
+		{
+			const mbm_any_build *ab;
+			char	   *line = NULL;
+			uint64_t	r0;
+			double		run_s;
+
+			k = t % 2 ? n - 1 - j : j;
+			ab = abs[k];
+			r0 = mbm_now_ns();
+			outcome = mbm_run_timed(ab, &turn_pg_servers[k], &turn_my_servers[k], instances[k],
+									workload, round, t == 0 ? rq.warmup : later_turn_warmup(), &line,
+									err, sizeof(err));
+			run_s = (mbm_now_ns() - r0) / 1e9;
+			progress.run_s += run_s;
+			if (outcome == RUN_STOPPED)
+			{
+				free(line);
+				break;
+			}
+			mbm_run_keep(ab, workload, round, false, outcome, line, err,
+						 ab->pg ? turn_pg_servers[k].log : turn_my_servers[k].log, run_s, NULL);
+			free(line);
+		}
+	}
+	t1 = mbm_now_ns();
+	stop_all(n, copies);
+	progress.stop_s += (mbm_now_ns() - t1) / 1e9;
+	return outcome == RUN_STOPPED ? RUN_STOPPED : RUN_OK;
+}
