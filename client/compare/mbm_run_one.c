@@ -4,7 +4,9 @@
  * measured CPUs (under valgrind for a counted run), the measurement
  * (mbm_measure.c; a counted run's passes, mbm_count.c), the server stopped
  * and the copy removed; the run's row kept in runs.jsonl and loaded into
- * the results database at once, so nothing measured is lost.
+ * the results database at once, so nothing measured is lost.  A timed
+ * run on a server that is up and the keeping of a run are shared with
+ * the turns of mbm_turns.c.
  */
 #include "mbm.h"
 #include "mbm_compare.h"
