@@ -158,6 +158,31 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 	return outcome;
 }
 
+int
+mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys, const char *copy,
+			  int port, const char *sockname, const char *logname, double *copy_s, double *start_s,
+			  char *err, size_t errlen)
+{
+	char		pristine[1100];
+	uint64_t	t0 = mbm_now_ns(),
+				t1;
+	int			started;
+
+	*copy_s = *start_s = 0;
+	mbm_pristine_path(ab, pristine, sizeof(pristine));
+	if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
+					  err, errlen) != 0)
+		return -1;
+	t1 = mbm_now_ns();
+	started = ab->pg ? mbm_pg_start(pgs, ab->pg, copy, port, logname, false, err, errlen) :
+		mbm_my_start(mys, ab->my, copy, sockname, logname, err, errlen);
+	if (started != 0)
+		mbm_proc_remove_tree(copy);
+	*copy_s = (t1 - t0) / 1e9;
+	*start_s = (mbm_now_ns() - t1) / 1e9;
+	return started;
+}
+
 /*
  * One run of build ab: a fresh copy of its pristine data, a fresh start
  * of its server (under valgrind when counted), the run, the server stopped
@@ -167,14 +192,13 @@ mbm_run_outcome
 mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, bool counted)
 {
 	char		copy[1100];
-	char		pristine[1100];
 	char		err[1024] = "";
-	uint64_t	t0,
-				t1,
-				t2,
+	uint64_t	t2,
 				t3,
 				t4,
 				t5;
+	double		copy_s,
+				start_s;
 	mbm_run_outcome outcome;
 	char	   *line = NULL;
 	const char *log;
@@ -182,23 +206,13 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	int			started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
-	mbm_pristine_path(ab, pristine, sizeof(pristine));
-	t0 = mbm_now_ns();
-	if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
-					  err, sizeof(err)) != 0)
-	{
-		say("%s", err);
-		return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
-	}
-	t1 = mbm_now_ns();
 	mbm_pg.wrapper = counted ? mbm_count_wrapper(ab->pg != NULL) : NULL;
-	started = ab->pg ? mbm_pg_start(&run_pg_server, ab->pg, copy, RUN_PORT, "server.log", false, err, sizeof(err)) :
-		mbm_my_start(&run_my_server, ab->my, copy, "my.sock", "server.log", err, sizeof(err));
+	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
+							&copy_s, &start_s, err, sizeof(err));
 	mbm_pg.wrapper = NULL;
 	if (started != 0)
 	{
 		say("%s", err);
-		mbm_proc_remove_tree(copy);
 		return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 	}
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
@@ -219,15 +233,15 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	mbm_proc_remove_tree(copy);
 	t5 = mbm_now_ns();
 
-	progress.copy_s += (t1 - t0) / 1e9;
-	progress.boot_s += (t2 - t1) / 1e9;
+	progress.copy_s += copy_s;
+	progress.boot_s += start_s;
 	progress.run_s += (t3 - t2) / 1e9;
 	progress.stop_s += (t4 - t3) / 1e9;
 	progress.remove_s += (t5 - t4) / 1e9;
 	if (outcome != RUN_STOPPED)
 	{
-		snprintf(around, sizeof(around), "copy %.1f, start %.1f, stop %.1f s", (t1 - t0) / 1e9,
-				 (t2 - t1) / 1e9, (t5 - t3) / 1e9);
+		snprintf(around, sizeof(around), "copy %.1f, start %.1f, stop %.1f s", copy_s, start_s,
+				 (t5 - t3) / 1e9);
 		mbm_run_keep(ab, workload, round, counted, outcome, line, err, log, (t3 - t2) / 1e9, around);
 	}
 	free(line);

@@ -47,12 +47,10 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 {
 	char		copies[MAX_BUILDS][1100];
 	char		instances[MAX_BUILDS][160];
-	char		pristine[1100],
-				sockname[32],
+	char		sockname[32],
 				logname[32],
 				err[1024] = "";
-	uint64_t	t1,
-				t2;
+	uint64_t	t1;
 	int			k,
 				t;
 	mbm_run_outcome outcome = RUN_OK;
@@ -61,34 +59,22 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 	for (k = 0; k < n; k++)
 	{
 		const mbm_any_build *ab = abs[k];
-		int			started;
+		double		copy_s,
+					start_s;
 
 		snprintf(copies[k], sizeof(copies[k]), "%s/turn-%d", progress.workdir, k);
-		mbm_pristine_path(ab, pristine, sizeof(pristine));
-		t1 = mbm_now_ns();
-		if (mbm_proc_copy(pristine, copies[k], ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
-						  err, sizeof(err)) != 0)
-		{
-			copies[k][0] = '\0';
-			say("%s", err);
-			stop_all(n, copies);
-			return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
-		}
-		t2 = mbm_now_ns();
-		progress.copy_s += (t2 - t1) / 1e9;
 		snprintf(sockname, sizeof(sockname), "my-%d.sock", k);
 		snprintf(logname, sizeof(logname), "server-%d.log", k);
-		started = ab->pg ?
-			mbm_pg_start(&turn_pg_servers[k], ab->pg, copies[k], RUN_PORT + 1 + k, logname, false,
-						 err, sizeof(err)) :
-			mbm_my_start(&turn_my_servers[k], ab->my, copies[k], sockname, logname, err, sizeof(err));
-		progress.boot_s += (mbm_now_ns() - t2) / 1e9;
-		if (started != 0)
+		if (mbm_run_start(ab, &turn_pg_servers[k], &turn_my_servers[k], copies[k], RUN_PORT + 1 + k,
+						  sockname, logname, &copy_s, &start_s, err, sizeof(err)) != 0)
 		{
+			copies[k][0] = '\0';	/* removed already */
 			say("%s", err);
 			stop_all(n, copies);
 			return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 		}
+		progress.copy_s += copy_s;
+		progress.boot_s += start_s;
 		/* MariaDB tells its start to the second: two started in one second would be one */
 		snprintf(instances[k], sizeof(instances[k]), "%s round %d turns, pid %d", ab->label, round,
 				 (int) (ab->pg ? turn_pg_servers[k].pid : turn_my_servers[k].pid));
