@@ -10,7 +10,7 @@
 -- shared their CPUs with a busy neighbour, and a pair a host stall split.  Every random draw is seeded.  (test/pg/calibration.t checks
 -- the error rates by simulation.)
 BEGIN;
-SELECT plan(68);
+SELECT plan(73);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -470,6 +470,40 @@ SELECT cmp_ok((SELECT coalesce(sum(calls), 0) FROM pg_stat_xact_user_functions W
 UPDATE microbench.runs SET qps = qps / 0.55 WHERE label = 'hs-b' AND workload = 'point-query' AND round = 3;
 SELECT is((SELECT count(*) FROM microbench.comparison_pairs('hs-a', 'hs-b') WHERE strayed), 0::bigint,
           'pairs of normal spread: none strays');
+
+-- two rounds the host slowed for one build by 18-20%, among eight whose
+-- pairs agree within 2%: each hides the other from the stray rule (with
+-- both in, the cell's spread is wide enough for either), but the cell's
+-- centre is the 20% trimmed mean of its ten pairs, the two slow rounds and
+-- the two highest left out, so they move neither the ratio nor the
+-- interval
+SELECT count(pg_temp.run('postgres', side, 'point-query',
+                         5000 * CASE WHEN side = 'tr-b' THEN x.ratio ELSE 1 END, x.r))
+FROM (VALUES (1, 1.01), (2, 1.02), (3, 0.99), (4, 1.00), (5, 0.80), (6, 1.015), (7, 1.005), (8, 0.82),
+             (9, 1.01), (10, 1.00)) AS x(r, ratio),
+     unnest(ARRAY['tr-a', 'tr-b']) side;
+SELECT is((SELECT round(ratio::numeric, 6) FROM microbench.compare('tr-a', 'tr-b') WHERE workload = 'point-query'),
+          round(exp((ln(0.99) + ln(1.00) + ln(1.00) + ln(1.005) + ln(1.01) + ln(1.01)) / 6)::numeric, 6),
+          'two slowed rounds among ten: the ratio is the trimmed mean of the six middle pairs');
+SELECT ok(verdict = 'equivalent' AND set_aside = 0 AND ci_low > 0.97 AND ci_high < 1.03
+          AND basis LIKE '10 pairs, their 20% trimmed mean (the 2 highest and 2 lowest left out)%',
+          format('... the same within 5%%, nothing set aside, on %s [%s, %s]', basis,
+                 round(ci_low::numeric, 4), round(ci_high::numeric, 4)))
+FROM microbench.compare('tr-a', 'tr-b', threshold => 0.05) WHERE workload = 'point-query';
+-- six of them, the slowed ones among them: with fewer than ten pairs
+-- nothing is trimmed, and the slowed rounds take their whole weight
+DELETE FROM microbench.runs WHERE label IN ('tr-a', 'tr-b') AND round IN (4, 7, 9, 10);
+SELECT is((SELECT round(ratio::numeric, 6) || ' ' || verdict FROM microbench.compare('tr-a', 'tr-b', threshold => 0.05)
+           WHERE workload = 'point-query'),
+          round(exp((ln(1.01) + ln(1.02) + ln(0.99) + ln(0.80) + ln(1.015) + ln(0.82)) / 6)::numeric, 6)
+              || ' inconclusive',
+          '... six pairs: their plain mean, and undecided');
+-- the constants that make the trimmed t honest in small samples (their
+-- table comes from test/calibration/trimmed_constants.sql)
+SELECT is((SELECT format('%s %s', variance_factor, df) FROM microbench.trimmed_mean_constants(10)), '1.066 3.98',
+          'trimmed_mean_constants: n = 10 from the table');
+SELECT is((SELECT format('%s %s', round(variance_factor::numeric, 4), df) FROM microbench.trimmed_mean_constants(50)),
+          '1.0100 23.2', '... n = 50 beyond it: the factor 1 + 0.5/n, df 0.8 (n - 2g - 1)');
 
 -- a cell with one pair: undecided, however far apart it is (one run of a
 -- slow moment of the host would decide it), even beside tight fellow
