@@ -7,8 +7,9 @@
 -- warnings, counted runs (estimated cycles, a report without timed
 -- warnings or the runner's event counts), the steady rate as a run's QPS,
 -- the robust prior (a disturbed cell's spread lent to none), runs that
--- shared their CPUs with a busy neighbour, and a pair a host stall split.  Every random draw is seeded.  (test/pg/calibration.t checks
--- the error rates by simulation.)
+-- shared their CPUs with a busy neighbour, a pair a host stall split, and
+-- the trimmed mean of ten pairs or more.  Every random draw is seeded.
+-- (test/pg/calibration.t checks the error rates by simulation.)
 BEGIN;
 SELECT plan(73);
 
