@@ -11,9 +11,10 @@
 --                    more, and the trimmed t comes out liberal (5.9% at 5%
 --                    for normal samples of 8, 12 and 17).
 --
---   psql -X -A -v samples=100000 -v max_n=40 -f test/calibration/trimmed_constants.sql
+--   psql -X -A -v samples=200000 -v max_n=40 -f test/calibration/trimmed_constants.sql
 --
--- Prints n, g, variance_factor, df; seeded, so the same on every run.
+-- Prints n, g, variance_factor, df (the table; about four minutes here);
+-- seeded, so the same on every run.
 SELECT setseed(0.5);
 SELECT n, g, round((n * var_pop(trimmed) / avg(s2))::numeric, 3) AS variance_factor,
        round((2 * avg(s2) ^ 2 / var_pop(s2))::numeric, 2) AS df
