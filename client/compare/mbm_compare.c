@@ -18,8 +18,9 @@
  * stricter level, as docs/methodology.md explains), until every cell is
  * decided or --max-minutes is spent.  The reports come from the results
  * database's own report functions, so the verdicts are the same as
- * everywhere else.  This file is the command and every way out; each
- * step has a file of its own (mbm_compare.h lists them).
+ * everywhere else.  This file is the command; each step has a file of
+ * its own (mbm_compare.h lists them, top first), every way out too
+ * (mbm_finish.c).
  *
  * Exit status: 0 done; 1 a build did not start or its extension could not
  * be built (the runs so far kept and reported); 2 bad input (nothing
@@ -29,6 +30,14 @@
  */
 #include "mbm.h"
 #include "mbm_compare.h"
+#include "mbm_count.h"
+#include "mbm_finish.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_request.h"
+#include "mbm_rounds.h"
+#include "mbm_setup.h"
+#include "mbm_state.h"
 
 #include <errno.h>
 #include <signal.h>

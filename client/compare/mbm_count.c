@@ -22,7 +22,13 @@
  * measures and misses.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_count.h"
+#include "mbm_measure.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_setup.h"
+#include "mbm_state.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -4,7 +4,12 @@
  * the work directory removed, no child left.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_finish.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_reports.h"
+#include "mbm_state.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -4,7 +4,8 @@
  * labels as a bound text[] parameter.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_labels.h"
+#include "mbm_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,7 +23,9 @@
  * quiet.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_machine.h"
+#include "mbm_proc.h"
+#include "mbm_state.h"
 #include "mb_samples.h"
 
 #include <ctype.h>

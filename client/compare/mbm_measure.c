@@ -6,7 +6,11 @@
  * step of a counted one (mbm_count.c) differ only in their limits.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_measure.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_state.h"
 
 #include <stdlib.h>
 #include <string.h>

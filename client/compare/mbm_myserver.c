@@ -16,7 +16,9 @@
  * group.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
 
 #include <errno.h>
 #include <libgen.h>

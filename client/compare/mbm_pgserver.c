@@ -14,7 +14,8 @@
  * postmaster.pid), so nothing of a server outlives the runner.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
 
 #include <errno.h>
 #include <signal.h>

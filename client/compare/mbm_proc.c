@@ -15,7 +15,7 @@
  * run of many seconds ends at once and the main loop does the cleanup.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

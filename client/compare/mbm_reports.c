@@ -4,7 +4,11 @@
  * under them, and manifest.json, which says what ran and in which order.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_reports.h"
+#include "mbm_count.h"
+#include "mbm_labels.h"
+#include "mbm_machine.h"
+#include "mbm_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,13 @@
  * database).  A refusal is one line and exit 2, and writes nothing.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_request.h"
+#include "mbm_count.h"
+#include "mbm_labels.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_state.h"
 #include "mb_suite.h"
 
 #include <ctype.h>

@@ -5,7 +5,13 @@
  * undecided run again.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_rounds.h"
+#include "mbm_finish.h"
+#include "mbm_labels.h"
+#include "mbm_machine.h"
+#include "mbm_run_one.h"
+#include "mbm_state.h"
+#include "mbm_turns.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,15 @@
  * the turns of mbm_turns.c.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_run_one.h"
+#include "mbm_count.h"
+#include "mbm_machine.h"
+#include "mbm_measure.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_setup.h"
+#include "mbm_state.h"
 
 #include <stdlib.h>
 #include <string.h>

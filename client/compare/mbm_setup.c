@@ -5,7 +5,12 @@
  * per MariaDB/MySQL version, loaded with the seed) that every run copies.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_setup.h"
+#include "mbm_measure.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_state.h"
 
 #include <dirent.h>
 #include <ftw.h>

@@ -2,10 +2,11 @@
  * mbm_state.c — what every step of microbench compare shares: the request
  * as checked, how the comparison goes, the servers up, the results
  * database's connection; its messages and its clock.  The bottom of the
- * runner's files: it uses none of them.
+ * runner's steps: it uses none of them, only the records of the server
+ * files below it.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_state.h"
 
 #include <stdarg.h>
 
@@ -19,7 +20,7 @@ mbm_pgserver results_server;
 PGconn	   *results;
 
 void
-mbm_compare_say(const char *tail, const char *fmt, ...)
+mbm_say(const char *tail, const char *fmt, ...)
 {
 	va_list		ap;
 

@@ -10,7 +10,12 @@
  * is counted once however many turns it ran.
  */
 #include "mbm.h"
-#include "mbm_compare.h"
+#include "mbm_turns.h"
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+#include "mbm_proc.h"
+#include "mbm_run_one.h"
+#include "mbm_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,45 @@
+/*
+ * mbm_run_one.h — one run of microbench compare (mbm_run_one.c), from the
+ * copy of the pristine data to its removal; the timed run and its keeping
+ * that the turns share.
+ */
+#ifndef MBM_RUN_ONE_H
+#define MBM_RUN_ONE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mbm_state.h"
+
+extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int w,
+								   int round, bool counted);
+/* The time one run takes from copy to removal: measured, else guessed. */
+extern double mbm_run_estimate(void);
+/*
+ * A fresh copy of ab's pristine data at copy, and ab's server started on
+ * it as pgs or mys (by its family; port for Postgres, sockname for
+ * MariaDB/MySQL, both in the work directory): 0, or -1 with err set and the
+ * copy removed.  What the copy and the start took into copy_s, start_s.
+ */
+extern int	mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys,
+						  const char *copy, int port, const char *sockname, const char *logname,
+						  double *copy_s, double *start_s, char *err, size_t errlen);
+/*
+ * A timed run of ab on its server, up (pgs or mys, whichever its family's),
+ * the machine watched while it runs: its row into *line.  instance names a
+ * MariaDB/MySQL server's start (NULL: the server says).
+ */
+extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs,
+									 const mbm_myserver *mys, const char *instance,
+									 const char *workload, int round, double warmup, char **line,
+									 char *err, size_t errlen);
+/*
+ * A run's outcome kept: the order file, runs.jsonl and the results database
+ * when it succeeded, its progress line either way (around: what the copy,
+ * start and stop took; NULL for a turn on a server already up).
+ */
+extern void mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool counted,
+						 mbm_run_outcome outcome, char *line, const char *err, const char *log,
+						 double run_s, const char *around);
+
+#endif							/* MBM_RUN_ONE_H */

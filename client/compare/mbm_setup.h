@@ -1,0 +1,21 @@
+/*
+ * mbm_setup.h — what microbench compare makes once, before the first run
+ * (mbm_setup.c): the extension, the results database, the pristine data.
+ */
+#ifndef MBM_SETUP_H
+#define MBM_SETUP_H
+
+#include <stddef.h>
+
+#include "mbm_state.h"
+
+/* This tree's extension in build b, built and installed when it lacks it. */
+extern int	mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen);
+/* The results database: --results-db's, or a server of our own. */
+extern int	mbm_setup_results(char *err, size_t errlen);
+/* One pristine data directory per Postgres major and MariaDB/MySQL version. */
+extern int	mbm_setup_pristine(char *err, size_t errlen);
+/* Where build ab's pristine data is. */
+extern const char *mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len);
+
+#endif							/* MBM_SETUP_H */

@@ -1,0 +1,121 @@
+/*
+ * mbm_state.h — what the steps of microbench compare share (mbm_state.c):
+ * the limits, the builds, the request as checked, how the comparison
+ * goes, the servers up, the results database's connection; the runner's
+ * messages and its clock.  The bottom of the steps: it uses none of them,
+ * only the records of the servers it keeps.
+ */
+#ifndef MBM_STATE_H
+#define MBM_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libpq-fe.h>
+
+#include "mbm_myserver.h"
+#include "mbm_pgserver.h"
+
+#define MAX_BUILDS 8
+/* a socket in the work directory in TMPDIR must fit a 108-byte sun_path */
+#define MBM_TMPDIR_MAX 64
+#define RUN_PORT 55401
+#define PRISTINE_PORT 55400
+#define RESULTS_PORT 55399
+
+/* A build of either family, in the order the options gave them. */
+typedef struct mbm_any_build
+{
+	const char *label;
+	mbm_pgbuild *pg;			/* one of these two */
+	mbm_mybuild *my;
+} mbm_any_build;
+
+/* What was asked (mbm_request.c fills it, nothing changes it after). */
+typedef struct mbm_request
+{
+	mbm_pgbuild builds[MAX_BUILDS];	/* --pg */
+	int			nbuilds;
+	mbm_mybuild my[MAX_BUILDS];		/* --mariadb, --mysql */
+	int			nmy;
+	mbm_any_build all[2 * MAX_BUILDS];	/* both, as given: the run order's base */
+	int			nall;
+	mbm_pgbuild results_pg;		/* the Postgres of the results database */
+	const char *workloads[64];	/* in the suite's order */
+	int			nworkloads;
+	int			rounds;
+	double		seconds;
+	double		warmup;
+	long long	table_size;
+	int			tables;
+	int			clients;
+	long long	seed;
+	double		max_minutes;
+	double		threshold;
+	double		confidence;
+	double		precision;		/* go on until every interval is within +-this; 0: no */
+	const char *cpus;
+	const char *results_db;
+	const char *out;
+	bool		keep;
+	const char *sets[32];
+	int			nsets;
+	bool		timed;			/* --metric qps or both: QPS, the headline */
+	bool		counted;		/* --metric instructions or both: instructions per query */
+	double		count_threshold;	/* the smallest change in instructions called a difference */
+	bool		cache_sim;		/* --cache-sim: valgrind's simulated caches too, and estimated cycles */
+	double		wait_quiet;		/* --wait-quiet: minutes to wait for a quiet machine first; 0: none */
+	int			turns;			/* --turns: timed runs a build per start, the builds' servers up together */
+} mbm_request;
+
+/* How the comparison went, for the progress lines, the manifest and the exit. */
+typedef struct mbm_progress
+{
+	char		workdir[MBM_TMPDIR_MAX + 32];
+	char		logdir[900];
+	char		tool_cpus[256];
+	char		started_at[64];
+	uint64_t	start_ns;
+	int			runs;
+	int			failed_runs;
+	int			rounds_done;
+	double		run_s;			/* measured runs' wall time, summed */
+	double		copy_s,
+				boot_s,
+				stop_s,
+				remove_s;		/* the overhead around them, summed */
+	double		pristine_s;		/* making the pristine directories */
+	long long	pristine_bytes;
+	FILE	   *order;			/* "round dbms workload label status" per run */
+	char		status[128];
+} mbm_progress;
+
+/* Outcomes of one run. */
+typedef enum mbm_run_outcome
+{
+	RUN_OK, RUN_FAILED, RUN_BUILD_FAILED, RUN_STOPPED
+} mbm_run_outcome;
+
+/* The request as checked, how the comparison goes, the servers up, the results database. */
+extern mbm_request rq;
+extern mbm_progress progress;
+extern mbm_pgserver run_pg_server;	/* the server of the run under way */
+extern mbm_myserver run_my_server;	/* ... when it is a MariaDB or MySQL one */
+extern mbm_pgserver turn_pg_servers[MAX_BUILDS];	/* --turns: the servers up side by side */
+extern mbm_myserver turn_my_servers[MAX_BUILDS];
+extern mbm_pgserver results_server;
+extern PGconn *results;
+
+/* A line on stderr, "microbench compare: " first and tail last. */
+extern void mbm_say(const char *tail, const char *fmt, ...)
+			__attribute__((format(printf, 2, 3)));
+#define say(...) mbm_say("", __VA_ARGS__)
+/* A request refused: one line, exit 2, nothing written. */
+#define refuse(...) \
+	do { mbm_say(" (microbench compare --help)", __VA_ARGS__); exit(MBM_EXIT_BAD_INPUT); } while (0)
+/* Seconds since the comparison began; s as m:ss into buf, which it returns. */
+extern double mbm_elapsed_s(void);
+extern char *mbm_clock_text(double s, char *buf);
+
+#endif							/* MBM_STATE_H */
