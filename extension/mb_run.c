@@ -985,177 +985,214 @@ float8_array(const double *v, int n)
 										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
-/* Insert the result row and return it. */
-static Datum
-record_result(FunctionCallInfo fcinfo, const mb_request *req,
-			  mb_totals *t, TimestampTz started_at, TimestampTz ended_at,
-			  double elapsed, const mb_verdict_data *v)
-{
+/*
+ * The result row's columns as they are gathered: a name, a type and a value
+ * (or a null) each, for one INSERT with the values bound.
+ */
 #define MB_MAX_COLUMNS 80
-	mb_host_facts host;
+typedef struct mb_row
+{
 	const char *columns[MB_MAX_COLUMNS];
 	Datum		values[MB_MAX_COLUMNS];
 	char		nulls[MB_MAX_COLUMNS];
 	Oid			types[MB_MAX_COLUMNS];
-	int			n = 0;
-	int			ret;
-	int			i;
+	int			n;
+} mb_row;
+
+static void
+add_column(mb_row *row, const char *name, Oid type, Datum value, bool isnull)
+{
+	Assert(row->n < MB_MAX_COLUMNS);
+	row->columns[row->n] = name;
+	row->types[row->n] = type;
+	row->values[row->n] = value;
+	row->nulls[row->n] = isnull ? 'n' : ' ';
+	row->n++;
+}
+
+/* a null's value is not even computed: it may be undefined then */
+#define COL(row_, name_, type_, value_, isnull_) \
+	add_column((row_), (name_), (type_), (isnull_) ? (Datum) 0 : (value_), (isnull_))
+#define TEXT_COL(row_, name_, str_) \
+	COL(row_, name_, TEXTOID, (str_) ? CStringGetTextDatum(str_) : (Datum) 0, (str_) == NULL)
+#define INT4_COL(row_, name_, v_, isnull_) COL(row_, name_, INT4OID, Int32GetDatum(v_), isnull_)
+#define INT8_COL(row_, name_, v_, isnull_) COL(row_, name_, INT8OID, Int64GetDatum(v_), isnull_)
+#define FLOAT8_COL(row_, name_, v_, isnull_) COL(row_, name_, FLOAT8OID, Float8GetDatum(v_), isnull_)
+
+/* What was run, what it did in the window, and on which host. */
+static void
+add_run_columns(mb_row *row, const mb_request *req, const mb_totals *t,
+				TimestampTz started_at, TimestampTz ended_at, double elapsed)
+{
+	mb_host_facts host;
 	int64		rows_scanned = t->rows_scanned;
 	bool		is_scan = req->workload->table_per_client;
+
+	mb_host_collect(&host);
+	TEXT_COL(row, "label", req->label);
+	TEXT_COL(row, "workload", req->workload->name);
+	TEXT_COL(row, "phase", req->phase);
+	INT4_COL(row, "tables", req->tables, false);
+	INT8_COL(row, "table_size", req->table_size, false);
+	INT4_COL(row, "range_size", req->range, req->range == 0);
+	INT4_COL(row, "clients", req->clients, false);
+	TEXT_COL(row, "rand_type", mb_rand_type_name(req->rand_type));
+	INT8_COL(row, "seed", req->seed, !req->seeded);
+	FLOAT8_COL(row, "seconds", req->seconds, false);
+	FLOAT8_COL(row, "warmup", req->warmup, false);
+	COL(row, "started_at", TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
+	COL(row, "ended_at", TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
+	FLOAT8_COL(row, "elapsed_seconds", elapsed, false);
+	INT8_COL(row, "events", (int64) t->events, false);
+	INT8_COL(row, "queries", (int64) t->queries, false);
+	INT8_COL(row, "errors", (int64) t->errors, false);
+	INT8_COL(row, "rows_scanned", rows_scanned, !is_scan);
+	FLOAT8_COL(row, "qps", t->queries / elapsed, false);
+	FLOAT8_COL(row, "tps", t->events / elapsed, false);
+	FLOAT8_COL(row, "rows_per_second", rows_scanned / elapsed, !is_scan);
+	FLOAT8_COL(row, "lat_avg_ms", mb_hist_avg_ms(&t->latency), t->events == 0);
+	FLOAT8_COL(row, "lat_p95_ms", mb_hist_percentile_ms(&t->latency, 95.0), t->events == 0);
+	FLOAT8_COL(row, "lat_p99_ms", mb_hist_percentile_ms(&t->latency, 99.0), t->events == 0);
+	FLOAT8_COL(row, "lat_max_ms", mb_hist_max_ms(&t->latency), t->events == 0);
+	TEXT_COL(row, "host", host.hostname);
+	TEXT_COL(row, "cpu_model", host.cpu_model[0] ? host.cpu_model : NULL);
+	INT4_COL(row, "cpu_cores", host.cpu_cores, false);
+	INT8_COL(row, "memory_bytes", host.memory_bytes, host.memory_bytes == 0);
+	TEXT_COL(row, "kernel", host.kernel);
+}
+
+/* How the run was driven, and the errors it was told to ignore by code. */
+static void
+add_driving_columns(mb_row *row, const mb_request *req, const mb_totals *t)
+{
+	StringInfoData by_code;
+	int			c;
+
+	TEXT_COL(row, "ps_mode", req->ps_disable ? "disable" : "auto");
+	FLOAT8_COL(row, "rate", req->rate, req->rate == 0);
+	INT8_COL(row, "event_limit", req->event_limit, req->event_limit == 0);
+	INT4_COL(row, "reconnect", req->reconnect, req->reconnect == 0);
+	INT8_COL(row, "sessions", (int64) t->sessions, false);
+	TEXT_COL(row, "ignored_errors", req->ignored_text[0] ? req->ignored_text : NULL);
+
+	initStringInfo(&by_code);
+	appendStringInfoChar(&by_code, '{');
+	for (c = 0; c < req->n_ignored; c++)
+		if (t->errors_by_code[c] > 0)
+			appendStringInfo(&by_code, "%s\"%s\": %llu", by_code.len > 1 ? ", " : "",
+							 unpack_sql_state(req->ignore_codes[c]),
+							 (unsigned long long) t->errors_by_code[c]);
+	appendStringInfoChar(&by_code, '}');
+	COL(row, "errors_by_code", TEXTOID, CStringGetTextDatum(by_code.data), false);
+}
+
+/* What the clients' measured events cost, and the host over the same window. */
+static void
+add_cost_columns(mb_row *row, const mb_totals *t)
+{
 	bool		costs = t->costs_counted;
 	bool		hw = t->costs.hw_counted;
 	bool		cpu = costs && t->host_cpu.valid;
 	bool		disk = costs && t->disk.valid;
-	StringInfoData sql;
-	TupleDesc	tupdesc;
 
-#define COL(name_, type_, value_, isnull_) \
-	do { \
-		Assert(n < MB_MAX_COLUMNS); \
-		columns[n] = (name_); types[n] = (type_); \
-		values[n] = (isnull_) ? (Datum) 0 : (value_); \
-		nulls[n] = (isnull_) ? 'n' : ' '; \
-		n++; \
-	} while (0)
-#define TEXT_COL(name_, str_) \
-	COL(name_, TEXTOID, (str_) ? CStringGetTextDatum(str_) : (Datum) 0, (str_) == NULL)
-#define INT8_COL(name_, v_, isnull_) COL(name_, INT8OID, Int64GetDatum(v_), isnull_)
-#define FLOAT8_COL(name_, v_, isnull_) COL(name_, FLOAT8OID, Float8GetDatum(v_), isnull_)
-
-	mb_host_collect(&host);
-	TEXT_COL("label", req->label);
-	TEXT_COL("workload", req->workload->name);
-	TEXT_COL("phase", req->phase);
-	COL("tables", INT4OID, Int32GetDatum(req->tables), false);
-	INT8_COL("table_size", req->table_size, false);
-	COL("range_size", INT4OID, Int32GetDatum(req->range), req->range == 0);
-	COL("clients", INT4OID, Int32GetDatum(req->clients), false);
-	TEXT_COL("rand_type", mb_rand_type_name(req->rand_type));
-	INT8_COL("seed", req->seed, !req->seeded);
-	FLOAT8_COL("seconds", req->seconds, false);
-	FLOAT8_COL("warmup", req->warmup, false);
-	COL("started_at", TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
-	COL("ended_at", TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
-	FLOAT8_COL("elapsed_seconds", elapsed, false);
-	INT8_COL("events", (int64) t->events, false);
-	INT8_COL("queries", (int64) t->queries, false);
-	INT8_COL("errors", (int64) t->errors, false);
-	INT8_COL("rows_scanned", rows_scanned, !is_scan);
-	FLOAT8_COL("qps", t->queries / elapsed, false);
-	FLOAT8_COL("tps", t->events / elapsed, false);
-	FLOAT8_COL("rows_per_second", rows_scanned / elapsed, !is_scan);
-	FLOAT8_COL("lat_avg_ms", mb_hist_avg_ms(&t->latency), t->events == 0);
-	FLOAT8_COL("lat_p95_ms", mb_hist_percentile_ms(&t->latency, 95.0), t->events == 0);
-	FLOAT8_COL("lat_p99_ms", mb_hist_percentile_ms(&t->latency, 99.0), t->events == 0);
-	FLOAT8_COL("lat_max_ms", mb_hist_max_ms(&t->latency), t->events == 0);
-	TEXT_COL("host", host.hostname);
-	TEXT_COL("cpu_model", host.cpu_model[0] ? host.cpu_model : NULL);
-	COL("cpu_cores", INT4OID, Int32GetDatum(host.cpu_cores), false);
-	INT8_COL("memory_bytes", host.memory_bytes, host.memory_bytes == 0);
-	TEXT_COL("kernel", host.kernel);
-
-	/* how the run was driven */
-	TEXT_COL("ps_mode", req->ps_disable ? "disable" : "auto");
-	FLOAT8_COL("rate", req->rate, req->rate == 0);
-	INT8_COL("event_limit", req->event_limit, req->event_limit == 0);
-	COL("reconnect", INT4OID, Int32GetDatum(req->reconnect), req->reconnect == 0);
-	INT8_COL("sessions", (int64) t->sessions, false);
-	TEXT_COL("ignored_errors", req->ignored_text[0] ? req->ignored_text : NULL);
-	{
-		StringInfoData by_code;
-		int			c;
-
-		initStringInfo(&by_code);
-		appendStringInfoChar(&by_code, '{');
-		for (c = 0; c < req->n_ignored; c++)
-			if (t->errors_by_code[c] > 0)
-				appendStringInfo(&by_code, "%s\"%s\": %llu", by_code.len > 1 ? ", " : "",
-								 unpack_sql_state(req->ignore_codes[c]),
-								 (unsigned long long) t->errors_by_code[c]);
-		appendStringInfoChar(&by_code, '}');
-		COL("errors_by_code", TEXTOID, CStringGetTextDatum(by_code.data), false);
-	}
-
-	/* what the clients' measured events cost */
-	FLOAT8_COL("cpu_user_seconds", t->costs.rusage.user_us / 1e6, !costs);
-	FLOAT8_COL("cpu_system_seconds", t->costs.rusage.system_us / 1e6, !costs);
-	INT8_COL("voluntary_cs", t->costs.rusage.voluntary_cs, !costs);
-	INT8_COL("involuntary_cs", t->costs.rusage.involuntary_cs, !costs);
-	INT8_COL("wal_records", t->costs.wal_records, !costs);
-	INT8_COL("wal_fpi", t->costs.wal_fpi, !costs);
-	INT8_COL("wal_bytes", t->costs.wal_bytes, !costs);
-	INT8_COL("shared_blks_hit", t->costs.shared_hit, !costs);
-	INT8_COL("shared_blks_read", t->costs.shared_read, !costs);
-	INT8_COL("shared_blks_dirtied", t->costs.shared_dirtied, !costs);
-	INT8_COL("shared_blks_written", t->costs.shared_written, !costs);
-	INT8_COL("instructions", (int64) t->costs.instructions, !hw);
-	INT8_COL("cycles", (int64) t->costs.cycles, !hw);
-	TEXT_COL("hw_counters_note", t->costs.hw_note[0] ? t->costs.hw_note : NULL);
-	/* the host over the same window */
-	FLOAT8_COL("host_cpu_user_seconds", t->host_cpu.user_us / 1e6, !cpu);
-	FLOAT8_COL("host_cpu_system_seconds", t->host_cpu.system_us / 1e6, !cpu);
-	FLOAT8_COL("host_cpu_iowait_seconds", t->host_cpu.iowait_us / 1e6, !cpu);
-	FLOAT8_COL("host_cpu_idle_seconds", t->host_cpu.idle_us / 1e6, !cpu);
-	FLOAT8_COL("host_cpu_steal_seconds", t->host_cpu.steal_us / 1e6, !cpu);
-	INT8_COL("host_context_switches", t->host_cpu.context_switches, !cpu);
-	TEXT_COL("disk_device", disk ? t->disk.device : NULL);
-	INT8_COL("disk_reads", t->disk.reads, !disk);
-	FLOAT8_COL("disk_read_kb", t->disk.read_sectors / 2.0, !disk);
-	INT8_COL("disk_writes", t->disk.writes, !disk);
-	FLOAT8_COL("disk_write_kb", t->disk.write_sectors / 2.0, !disk);
-	TEXT_COL("disk_note", !costs ? "not collected (microbench.collect_costs is off)"
+	FLOAT8_COL(row, "cpu_user_seconds", t->costs.rusage.user_us / 1e6, !costs);
+	FLOAT8_COL(row, "cpu_system_seconds", t->costs.rusage.system_us / 1e6, !costs);
+	INT8_COL(row, "voluntary_cs", t->costs.rusage.voluntary_cs, !costs);
+	INT8_COL(row, "involuntary_cs", t->costs.rusage.involuntary_cs, !costs);
+	INT8_COL(row, "wal_records", t->costs.wal_records, !costs);
+	INT8_COL(row, "wal_fpi", t->costs.wal_fpi, !costs);
+	INT8_COL(row, "wal_bytes", t->costs.wal_bytes, !costs);
+	INT8_COL(row, "shared_blks_hit", t->costs.shared_hit, !costs);
+	INT8_COL(row, "shared_blks_read", t->costs.shared_read, !costs);
+	INT8_COL(row, "shared_blks_dirtied", t->costs.shared_dirtied, !costs);
+	INT8_COL(row, "shared_blks_written", t->costs.shared_written, !costs);
+	INT8_COL(row, "instructions", (int64) t->costs.instructions, !hw);
+	INT8_COL(row, "cycles", (int64) t->costs.cycles, !hw);
+	TEXT_COL(row, "hw_counters_note", t->costs.hw_note[0] ? t->costs.hw_note : NULL);
+	FLOAT8_COL(row, "host_cpu_user_seconds", t->host_cpu.user_us / 1e6, !cpu);
+	FLOAT8_COL(row, "host_cpu_system_seconds", t->host_cpu.system_us / 1e6, !cpu);
+	FLOAT8_COL(row, "host_cpu_iowait_seconds", t->host_cpu.iowait_us / 1e6, !cpu);
+	FLOAT8_COL(row, "host_cpu_idle_seconds", t->host_cpu.idle_us / 1e6, !cpu);
+	FLOAT8_COL(row, "host_cpu_steal_seconds", t->host_cpu.steal_us / 1e6, !cpu);
+	INT8_COL(row, "host_context_switches", t->host_cpu.context_switches, !cpu);
+	TEXT_COL(row, "disk_device", disk ? t->disk.device : NULL);
+	INT8_COL(row, "disk_reads", t->disk.reads, !disk);
+	FLOAT8_COL(row, "disk_read_kb", t->disk.read_sectors / 2.0, !disk);
+	INT8_COL(row, "disk_writes", t->disk.writes, !disk);
+	FLOAT8_COL(row, "disk_write_kb", t->disk.write_sectors / 2.0, !disk);
+	TEXT_COL(row, "disk_note", !costs ? "not collected (microbench.collect_costs is off)"
 			 : disk ? NULL : t->disk_note);
-	/* what a comparison needs to judge this run (17_verdicts.sql) */
-	COL("qps_per_second", FLOAT8ARRAYOID, float8_array(v->samples.qps, v->samples.count), false);
-	COL("qps_tenths", FLOAT8ARRAYOID, float8_array(v->samples.fine_qps, v->samples.fine_count),
-		v->samples.fine_count == 0);
-	{
-		double		steady = 0,
-					set_aside = 0;
-		bool		known = mb_samples_steady(&v->samples,
-											  palloc(sizeof(double) * Max(v->samples.fine_count, 1)),
-											  &steady, &set_aside);
+}
 
-		FLOAT8_COL("qps_steady", steady, !known);
-		FLOAT8_COL("steady_set_aside", set_aside, !known);
+/* The share of each second of the window the clients waited for a CPU. */
+static Datum
+wait_share_array(const mb_samples *samples)
+{
+	Datum	   *shares = palloc(sizeof(Datum) * samples->count);
+	bool	   *unknown = palloc(sizeof(bool) * samples->count);
+	int			dims[1] = {samples->count};
+	int			lbs[1] = {1};
+	int			i;
+
+	for (i = 0; i < samples->count; i++)
+	{
+		unknown[i] = samples->wait_share[i] < 0;
+		shares[i] = Float8GetDatum(unknown[i] ? 0 : samples->wait_share[i]);
 	}
+	return PointerGetDatum(construct_md_array(shares, unknown, 1, dims, lbs, FLOAT8OID,
+											  sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+/* What a comparison needs to judge this run (17_verdicts.sql). */
+static void
+add_verdict_columns(mb_row *row, const mb_request *req, const mb_totals *t,
+					const mb_verdict_data *v)
+{
+	double		steady = 0,
+				set_aside = 0;
+	bool		known;
+
+	COL(row, "qps_per_second", FLOAT8ARRAYOID,
+		float8_array(v->samples.qps, v->samples.count), false);
+	COL(row, "qps_tenths", FLOAT8ARRAYOID,
+		float8_array(v->samples.fine_qps, v->samples.fine_count), v->samples.fine_count == 0);
+	known = mb_samples_steady(&v->samples, palloc(sizeof(double) * Max(v->samples.fine_count, 1)),
+							  &steady, &set_aside);
+	FLOAT8_COL(row, "qps_steady", steady, !known);
+	FLOAT8_COL(row, "steady_set_aside", set_aside, !known);
 	/* where a count written per process (valgrind's) is to be read */
-	COL("client_pids", INT4ARRAYOID,
+	COL(row, "client_pids", INT4ARRAYOID,
 		PointerGetDatum(construct_array(v->client_pids, v->nclients, INT4OID,
 										sizeof(int32), true, TYPALIGN_INT)),
 		v->nclients == 0);
-	TEXT_COL("instructions_counter", hw ? "perf_event" : NULL);
-	FLOAT8_COL("canary_before_us", v->canary_before_us, v->canary_before_us <= 0);
-	FLOAT8_COL("canary_after_us", v->canary_after_us, v->canary_after_us <= 0);
-	TEXT_COL("data_state", v->data_state);
-	COL("round", INT4OID, Int32GetDatum(req->round), req->round == 0);
-	FLOAT8_COL("cpu_run_seconds", v->sched.run_ns / 1e9, !v->sched_known);
-	FLOAT8_COL("cpu_wait_seconds", v->sched.wait_ns / 1e9, !v->sched_known);
-	{
-		Datum	   *shares = palloc(sizeof(Datum) * v->samples.count);
-		bool	   *unknown = palloc(sizeof(bool) * v->samples.count);
-		int			dims[1] = {v->samples.count};
-		int			lbs[1] = {1};
+	TEXT_COL(row, "instructions_counter", t->costs.hw_counted ? "perf_event" : NULL);
+	FLOAT8_COL(row, "canary_before_us", v->canary_before_us, v->canary_before_us <= 0);
+	FLOAT8_COL(row, "canary_after_us", v->canary_after_us, v->canary_after_us <= 0);
+	TEXT_COL(row, "data_state", v->data_state);
+	INT4_COL(row, "round", req->round, req->round == 0);
+	FLOAT8_COL(row, "cpu_run_seconds", v->sched.run_ns / 1e9, !v->sched_known);
+	FLOAT8_COL(row, "cpu_wait_seconds", v->sched.wait_ns / 1e9, !v->sched_known);
+	COL(row, "cpu_wait_per_second", FLOAT8ARRAYOID, wait_share_array(&v->samples), false);
+}
 
-		for (i = 0; i < v->samples.count; i++)
-		{
-			unknown[i] = v->samples.wait_share[i] < 0;
-			shares[i] = Float8GetDatum(unknown[i] ? 0 : v->samples.wait_share[i]);
-		}
-		COL("cpu_wait_per_second", FLOAT8ARRAYOID,
-			PointerGetDatum(construct_md_array(shares, unknown, 1, dims, lbs, FLOAT8OID,
-											   sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
-			false);
-	}
 #undef COL
 #undef TEXT_COL
+#undef INT4_COL
 #undef INT8_COL
 #undef FLOAT8_COL
 
+/* Insert the row, its values bound; the inserted row is SPI's tuple table. */
+static void
+insert_row(mb_row *row)
+{
+	StringInfoData sql;
+	int			ret;
+	int			i;
+
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "INSERT INTO microbench.runs (dbms, version, version_string, compiler, driver, instance");
-	for (i = 0; i < n; i++)
-		appendStringInfo(&sql, ", %s", columns[i]);
+	for (i = 0; i < row->n; i++)
+		appendStringInfo(&sql, ", %s", row->columns[i]);
 	appendStringInfoString(&sql, ") VALUES ('postgres', pg_catalog.current_setting('server_version'),"
 						   " pg_catalog.version(),"
 						   " pg_catalog.substring(pg_catalog.version(), 'compiled by ([^,]+)'),"
@@ -1164,16 +1201,33 @@ record_result(FunctionCallInfo fcinfo, const mb_request *req,
 						   " pg_catalog.format('port %s, started %s', pg_catalog.current_setting('port'),"
 						   " pg_catalog.to_char(pg_catalog.pg_postmaster_start_time() AT TIME ZONE 'UTC',"
 						   " 'YYYY-MM-DD HH24:MI:SS.US'))");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < row->n; i++)
 		appendStringInfo(&sql, ", $%d%s", i + 1,
-						 strcmp(columns[i], "errors_by_code") == 0 ||
-						 strcmp(columns[i], "data_state") == 0 ? "::pg_catalog.jsonb" : "");
+						 strcmp(row->columns[i], "errors_by_code") == 0 ||
+						 strcmp(row->columns[i], "data_state") == 0 ? "::pg_catalog.jsonb" : "");
 	appendStringInfoString(&sql, ") RETURNING *");
 
-	ret = SPI_execute_with_args(sql.data, n, types, values, nulls, false, 1);
+	ret = SPI_execute_with_args(sql.data, row->n, row->types, row->values, row->nulls, false, 1);
 	if (ret != SPI_OK_INSERT_RETURNING || SPI_processed != 1)
 		elog(ERROR, "could not record the run in microbench.runs: %s",
 			 SPI_result_code_string(ret));
+}
+
+/* Insert the result row and return it. */
+static Datum
+record_result(FunctionCallInfo fcinfo, const mb_request *req,
+			  mb_totals *t, TimestampTz started_at, TimestampTz ended_at,
+			  double elapsed, const mb_verdict_data *v)
+{
+	mb_row		row;
+	TupleDesc	tupdesc;
+
+	row.n = 0;
+	add_run_columns(&row, req, t, started_at, ended_at, elapsed);
+	add_driving_columns(&row, req, t);
+	add_cost_columns(&row, t);
+	add_verdict_columns(&row, req, t, v);
+	insert_row(&row);
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "bench_run must return a row type");
@@ -1274,27 +1328,166 @@ count_scan_rows(const mb_request *req, int tables, int clients)
 	return rows;
 }
 
+/*
+ * The run's shared segment, set up for the request's clients, and the
+ * detach callback that stops them on any way out.
+ */
+static mb_run *
+create_run(const mb_request *req)
+{
+	mb_run	   *run = MemoryContextAllocZero(TopMemoryContext, sizeof(mb_run));
+	int			i;
+	int			j;
+
+	run->seg = dsm_create(MB_RUN_SHARED_SIZE(req->clients), 0);
+	run->shared = dsm_segment_address(run->seg);
+	memset(run->shared, 0, MB_RUN_SHARED_SIZE(req->clients));
+	run->shared->database_id = MyDatabaseId;
+	run->shared->role_id = GetUserId();
+	run->shared->workload_index = req->workload_index;
+	run->shared->clients = req->clients;
+	run->shared->tables = req->tables;
+	run->shared->table_size = req->table_size;
+	run->shared->range = req->range;
+	run->shared->rand_type = req->rand_type;
+	run->shared->seeded = req->seeded;
+	run->shared->seed = (uint64) req->seed;
+	run->shared->collect_costs = mb_collect_costs;
+	run->shared->ps_disable = req->ps_disable;
+	run->shared->rate = req->rate;
+	run->shared->event_limit = req->event_limit;
+	run->shared->reconnect = req->reconnect;
+	run->shared->n_ignored = req->n_ignored;
+	memcpy(run->shared->ignore_codes, req->ignore_codes, sizeof(req->ignore_codes));
+	run->shared->coordinator_latch = MyLatch;
+	pg_atomic_init_u64(&run->shared->events_claimed, 0);
+	strlcpy(run->shared->schema, get_namespace_name(req->namespace_id), NAMEDATALEN);
+	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
+	for (i = 0; i < req->clients; i++)
+	{
+		mb_worker_slot *slot = &run->shared->slots[i];
+
+		pg_atomic_init_u32(&slot->state, MB_WORKER_STARTING);
+		pg_atomic_init_u64(&slot->events, 0);
+		pg_atomic_init_u64(&slot->queries, 0);
+		pg_atomic_init_u64(&slot->errors, 0);
+		for (j = 0; j < MB_MAX_IGNORED; j++)
+			pg_atomic_init_u64(&slot->errors_by_code[j], 0);
+	}
+	active_run = run;
+	on_dsm_detach(run->seg, abort_workers, (Datum) 0);
+	return run;
+}
+
+/* Setup: all clients connected and prepared, or an error. */
+static void
+await_clients_ready(mb_run *run)
+{
+	int64		setup_deadline = mb_now_us() + MB_SETUP_TIMEOUT_US;
+
+	while (!all_workers_in(run, MB_WORKER_READY))
+	{
+		if (mb_now_us() > setup_deadline)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("benchmark clients were not ready after %d seconds",
+							(int) (MB_SETUP_TIMEOUT_US / 1000000)),
+					 errhint("A lock on the sbtest tables may be held by another session or by this transaction; commit it and retry.")));
+		coordinator_wait(run, 10);
+	}
+}
+
+/* The per-second samples of a window of req->seconds, starting now. */
+static void
+start_samples(mb_run *run, const mb_request *req, mb_samples *samples)
+{
+	int			capacity = mb_samples_capacity(req->seconds);
+	mb_sched	sched;
+
+	mb_samples_init(samples, palloc(sizeof(double) * capacity),
+					palloc(sizeof(double) * capacity), capacity,
+					(uint64) mb_now_us() * 1000,
+					read_clients_sched(run, &sched) ? &sched : NULL);
+	capacity = mb_samples_fine_capacity(req->seconds);
+	mb_samples_set_fine(samples, palloc(sizeof(double) * capacity), capacity);
+}
+
+/* The host's CPU and disk at the window's start (microbench.collect_costs). */
+typedef struct mb_host_window
+{
+	mb_data_disks disks;
+	mb_host_cpu cpu_start;
+	mb_disk		disk_start;
+} mb_host_window;
+
+static void
+host_window_start(mb_host_window *hw)
+{
+	if (!mb_collect_costs)
+		return;
+	find_data_disks(&hw->disks);
+	take_disks(&hw->disks, &hw->disk_start);
+	mb_host_cpu_take(&hw->cpu_start);
+}
+
+/* The host's CPU and disk over the window into t. */
+static void
+host_window_end(const mb_host_window *hw, mb_totals *t)
+{
+	mb_host_cpu cpu_end;
+	mb_disk		disk_end;
+
+	if (!mb_collect_costs)
+		return;
+	mb_host_cpu_take(&cpu_end);
+	take_disks(&hw->disks, &disk_end);
+	mb_host_cpu_delta(&t->host_cpu, &cpu_end, &hw->cpu_start);
+	mb_disk_delta(&t->disk, &disk_end, &hw->disk_start);
+	strlcpy(t->disk_note, hw->disks.note, sizeof(t->disk_note));
+}
+
+/*
+ * The window ends when the last measured event did, at least a microsecond
+ * after it began: the events in flight at the stop are counted in it.
+ */
+static int64
+window_end(mb_run *run, int64 window_start_us)
+{
+	int64		end_us = 0;
+	int			i;
+
+	for (i = 0; i < run->started; i++)
+		end_us = Max(end_us, run->shared->slots[i].last_event_end_us);
+	return Max(end_us, window_start_us + 1);
+}
+
+/* Rows the scan clients read: each one's events times its table's rows. */
+static int64
+sum_rows_scanned(mb_run *run, const int64 *scan_rows)
+{
+	int64		rows = 0;
+	int			i;
+
+	for (i = 0; scan_rows != NULL && i < run->started; i++)
+		rows += (int64) pg_atomic_read_u64(&run->shared->slots[i].events) * scan_rows[i];
+	return rows;
+}
+
 Datum
 bench_run(PG_FUNCTION_ARGS)
 {
 	mb_request	req;
 	mb_run	   *run;
 	mb_totals  *totals;
-	int64		setup_deadline;
 	int64		window_start_us;
-	int64		window_end_us = 0;
+	int64		window_end_us;
 	TimestampTz started_at;
 	TimestampTz ended_at;
 	double		elapsed;
 	int64	   *scan_rows = NULL;
 	int			i;
 	int			guc_nest_level;
-	int			j;
-	mb_data_disks disks;
-	mb_host_cpu cpu_start;
-	mb_host_cpu cpu_end;
-	mb_disk		disk_start;
-	mb_disk		disk_end;
+	mb_host_window host_window;
 	mb_verdict_data verdict;
 	Datum		result;
 
@@ -1316,44 +1509,7 @@ bench_run(PG_FUNCTION_ARGS)
 		scan_rows = count_scan_rows(&req, req.tables, req.clients);
 	verdict.data_state = data_fingerprint(&req);
 
-	run = MemoryContextAllocZero(TopMemoryContext, sizeof(mb_run));
-	run->seg = dsm_create(MB_RUN_SHARED_SIZE(req.clients), 0);
-	run->shared = dsm_segment_address(run->seg);
-	memset(run->shared, 0, MB_RUN_SHARED_SIZE(req.clients));
-	run->shared->database_id = MyDatabaseId;
-	run->shared->role_id = GetUserId();
-	run->shared->workload_index = req.workload_index;
-	run->shared->clients = req.clients;
-	run->shared->tables = req.tables;
-	run->shared->table_size = req.table_size;
-	run->shared->range = req.range;
-	run->shared->rand_type = req.rand_type;
-	run->shared->seeded = req.seeded;
-	run->shared->seed = (uint64) req.seed;
-	run->shared->collect_costs = mb_collect_costs;
-	run->shared->ps_disable = req.ps_disable;
-	run->shared->rate = req.rate;
-	run->shared->event_limit = req.event_limit;
-	run->shared->reconnect = req.reconnect;
-	run->shared->n_ignored = req.n_ignored;
-	memcpy(run->shared->ignore_codes, req.ignore_codes, sizeof(req.ignore_codes));
-	run->shared->coordinator_latch = MyLatch;
-	pg_atomic_init_u64(&run->shared->events_claimed, 0);
-	strlcpy(run->shared->schema, get_namespace_name(req.namespace_id), NAMEDATALEN);
-	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
-	for (i = 0; i < req.clients; i++)
-	{
-		mb_worker_slot *slot = &run->shared->slots[i];
-
-		pg_atomic_init_u32(&slot->state, MB_WORKER_STARTING);
-		pg_atomic_init_u64(&slot->events, 0);
-		pg_atomic_init_u64(&slot->queries, 0);
-		pg_atomic_init_u64(&slot->errors, 0);
-		for (j = 0; j < MB_MAX_IGNORED; j++)
-			pg_atomic_init_u64(&slot->errors_by_code[j], 0);
-	}
-	active_run = run;
-	on_dsm_detach(run->seg, abort_workers, (Datum) 0);
+	run = create_run(&req);
 
 	/*
 	 * The machine's speed, timed before the clients exist and again after
@@ -1362,19 +1518,7 @@ bench_run(PG_FUNCTION_ARGS)
 	 */
 	verdict.canary_before_us = mb_canary_run_us();
 	start_workers(run, &req);
-
-	/* setup: all clients connected and prepared, or an error */
-	setup_deadline = mb_now_us() + MB_SETUP_TIMEOUT_US;
-	while (!all_workers_in(run, MB_WORKER_READY))
-	{
-		if (mb_now_us() > setup_deadline)
-			ereport(ERROR,
-					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-					 errmsg("benchmark clients were not ready after %d seconds",
-							(int) (MB_SETUP_TIMEOUT_US / 1000000)),
-					 errhint("A lock on the sbtest tables may be held by another session or by this transaction; commit it and retry.")));
-		coordinator_wait(run, 10);
-	}
+	await_clients_ready(run);
 
 	/* with no warm-up, every event a client runs is a measured one */
 	if (req.warmup > 0)
@@ -1383,23 +1527,8 @@ bench_run(PG_FUNCTION_ARGS)
 		run_phase(run, req.warmup, 0, NULL, NULL);
 	}
 
-	if (mb_collect_costs)
-	{
-		find_data_disks(&disks);
-		take_disks(&disks, &disk_start);
-		mb_host_cpu_take(&cpu_start);
-	}
-	{
-		int			capacity = mb_samples_capacity(req.seconds);
-		mb_sched	sched;
-
-		mb_samples_init(&verdict.samples, palloc(sizeof(double) * capacity),
-						palloc(sizeof(double) * capacity), capacity,
-						(uint64) mb_now_us() * 1000,
-						read_clients_sched(run, &sched) ? &sched : NULL);
-		capacity = mb_samples_fine_capacity(req.seconds);
-		mb_samples_set_fine(&verdict.samples, palloc(sizeof(double) * capacity), capacity);
-	}
+	host_window_start(&host_window);
+	start_samples(run, &req, &verdict.samples);
 	set_phase(run, MB_PHASE_MEASURE);
 	window_start_us = verdict.samples.start_ns / 1000;
 	run_phase(run, req.seconds, req.report_interval, &started_at, &verdict.samples);
@@ -1409,17 +1538,8 @@ bench_run(PG_FUNCTION_ARGS)
 	while (!all_workers_in(run, MB_WORKER_DONE))
 		coordinator_wait(run, 1);
 	totals = palloc0(sizeof(mb_totals));
-	if (mb_collect_costs)
-	{
-		mb_host_cpu_take(&cpu_end);
-		take_disks(&disks, &disk_end);
-		mb_host_cpu_delta(&totals->host_cpu, &cpu_end, &cpu_start);
-		mb_disk_delta(&totals->disk, &disk_end, &disk_start);
-		strlcpy(totals->disk_note, disks.note, sizeof(totals->disk_note));
-	}
-	for (i = 0; i < run->started; i++)
-		window_end_us = Max(window_end_us, run->shared->slots[i].last_event_end_us);
-	window_end_us = Max(window_end_us, window_start_us + 1);
+	host_window_end(&host_window, totals);
+	window_end_us = window_end(run, window_start_us);
 	elapsed = (window_end_us - window_start_us) / 1e6;
 	ended_at = started_at + (window_end_us - window_start_us);
 
@@ -1433,10 +1553,7 @@ bench_run(PG_FUNCTION_ARGS)
 	sum_sched(run, &verdict);
 	note_clients(run, &verdict);
 	sum_costs(run, totals);
-	totals->rows_scanned = 0;
-	for (i = 0; scan_rows != NULL && i < run->started; i++)
-		totals->rows_scanned += (int64)
-			pg_atomic_read_u64(&run->shared->slots[i].events) * scan_rows[i];
+	totals->rows_scanned = sum_rows_scanned(run, scan_rows);
 
 	for (i = 0; i < run->started; i++)
 		WaitForBackgroundWorkerShutdown(run->handles[i]);
