@@ -401,33 +401,17 @@ client_exit(mbm_client *c, mbm_plans *plans, mbm_conn *conn, mb_bind_value *valu
 	return NULL;
 }
 
-static void *
-client_main(void *arg)
+/*
+ * The bound values' array, for the most parameters a statement of the
+ * workload has, and in text mode the buffer each statement is rendered
+ * into.
+ */
+static mb_bind_value *
+alloc_values(mbm_client *c)
 {
-	mbm_client *c = arg;
-	const mbm_options *o = c->o;
-	const mbm_driver *d = o->driver;
-	mbm_conn   *conn;
-	mbm_plans	plans = {0};
-	mb_rng		rng;
-	mb_bind_ctx bind;
-	mb_text_buffers texts;
-	mb_bind_value *values;
-	mb_pacer	pacer;
-	bool		slot_pending = false;	/* --rate: scheduled, not yet run */
-	uint64_t	scheduled = 0;
-	uint64_t	session_events = 0;
-	uint64_t	reconnect_started = 0;	/* --reconnect: when the old session began to close */
-	int			qpe = mb_catalog_queries_per_event(c->w);
 	int			max_params = 1;
 	int			s;
 
-	if (d->thread_init)
-		d->thread_init();
-	atomic_store(&c->tid, (int) gettid());
-	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
-				(uint64_t) c->index);
-	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
 	for (s = 0; s < MB_NUM_STMTS; s++)
 		if (mb_catalog_uses_stmt(c->w, (mb_stmt_id) s))
 		{
@@ -436,8 +420,7 @@ client_main(void *arg)
 			if (n > max_params)
 				max_params = n;
 		}
-	values = calloc(max_params, sizeof(mb_bind_value));
-	if (o->ps_disable)
+	if (c->o->ps_disable)
 	{
 		/*
 		 * The template, an integer of up to 11 characters and ", " per value,
@@ -447,34 +430,72 @@ client_main(void *arg)
 		c->literal_len = 256 + (size_t) max_params * 13 + 2 * (MB_C_LEN + MB_PAD_LEN) + 8;
 		c->literal = malloc(c->literal_len);
 	}
+	return calloc(max_params, sizeof(mb_bind_value));
+}
 
-	conn = open_session(c, &bind, &plans);
-	if (conn == NULL)
-		goto failed;
+/*
+ * PHASE_PAUSE: idle until it ends, in short sleeps, since the window starts
+ * as soon as its snapshot is taken.
+ */
+static void
+pause_client(mbm_client *c)
+{
+	atomic_store(&c->state, CLIENT_PAUSED);
+	while (atomic_load(c->phase) == PHASE_PAUSE)
+		sleep_ns(100000);
 	atomic_store(&c->state, CLIENT_READY);
+}
 
-	while (atomic_load(c->phase) == PHASE_SETUP)
-		sleep_ns(1000000);
+/* A measured event counted: its latency, or an ignored error's code. */
+static void
+count_event(mbm_client *c, int ignored, uint64_t start, uint64_t end, int qpe)
+{
+	c->last_event_end_ns = end;
+	if (ignored >= 0)
+	{
+		/* a rolled-back event's latency is not mixed with the others' */
+		atomic_fetch_add(&c->errors, 1);
+		atomic_fetch_add(&c->errors_by_code[ignored], 1);
+		return;
+	}
+	mb_hist_add(&c->latency, end - start);
+	atomic_fetch_add(&c->events, 1);
+	atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
+}
+
+/*
+ * The events, from the warm-up to the stop: 0 then, or -1 when the client
+ * failed (c->error says why).  *conn is the session's connection, a new one
+ * after each --reconnect; NULL when a new one could not be made.
+ */
+static int
+run_events(mbm_client *c, mbm_conn **conn, mbm_plans *plans, mb_bind_ctx *bind,
+		   mb_bind_value *values)
+{
+	const mbm_options *o = c->o;
+	mb_text_buffers texts;
+	mb_pacer	pacer;
+	bool		slot_pending = false;	/* --rate: scheduled, not yet run */
+	uint64_t	scheduled = 0;
+	uint64_t	session_events = 0;
+	uint64_t	reconnect_started = 0;	/* --reconnect: when the old session began to close */
+	int			qpe = mb_catalog_queries_per_event(c->w);
+
 	if (o->rate > 0)
 		mb_loop_pacer_init(&pacer, o->rate, o->threads, o->seeded, o->seed, c->index,
 						   mbm_now_ns());
 	for (;;)
 	{
 		int			phase = atomic_load(c->phase);
-		uint64_t	start,
-					end;
+		uint64_t	start;
 		char		code[MBM_CODE_LEN] = "";
 		int			ignored = -1;	/* the ignored error that ended the event */
 
 		if (phase >= PHASE_STOP)
-			break;
+			return 0;
 		if (phase == PHASE_PAUSE)
 		{
-			/* short sleeps: the window starts as soon as the snapshot is taken */
-			atomic_store(&c->state, CLIENT_PAUSED);
-			while (atomic_load(c->phase) == PHASE_PAUSE)
-				sleep_ns(100000);
-			atomic_store(&c->state, CLIENT_READY);
+			pause_client(c);
 			continue;
 		}
 		if (o->rate > 0)
@@ -485,7 +506,7 @@ client_main(void *arg)
 			slot_pending = true;
 			phase = wait_until(c, scheduled);
 			if (phase >= PHASE_STOP)
-				break;
+				return 0;
 			if (phase == PHASE_PAUSE)
 				continue;
 			slot_pending = false;
@@ -505,47 +526,61 @@ client_main(void *arg)
 			/* every event is taken: idle until the main thread ends the window */
 			while (atomic_load(c->phase) < PHASE_STOP)
 				sleep_ns(1000000);
-			break;
+			return 0;
 		}
-		if (run_event(c, conn, &plans, &bind, &texts, values, code) != 0)
+		if (run_event(c, *conn, plans, bind, &texts, values, code) != 0)
 		{
 			ignored = ignored_index(o, code);
-			if (ignored < 0 || roll_back(c, conn) != 0)
+			if (ignored < 0 || roll_back(c, *conn) != 0)
 			{
 				/* after the stop, an error is our own KILL QUERY or as good as one */
-				if (atomic_load(c->phase) >= PHASE_STOP)
-					break;
-				goto failed;
+				return atomic_load(c->phase) >= PHASE_STOP ? 0 : -1;
 			}
 		}
-		end = mbm_now_ns();
 		if (phase == PHASE_MEASURE)
-		{
-			c->last_event_end_ns = end;
-			if (ignored >= 0)
-			{
-				/* a rolled-back event's latency is not mixed with the others' */
-				atomic_fetch_add(&c->errors, 1);
-				atomic_fetch_add(&c->errors_by_code[ignored], 1);
-			}
-			else
-			{
-				mb_hist_add(&c->latency, end - start);
-				atomic_fetch_add(&c->events, 1);
-				atomic_fetch_add(&c->queries, (uint_fast64_t) qpe);
-			}
-		}
+			count_event(c, ignored, start, mbm_now_ns(), qpe);
 		/* no new session when the run is over */
 		if (atomic_load(c->phase) < PHASE_STOP &&
 			mb_loop_reconnect_due(o->reconnect, &session_events, o->event_limit,
 								  atomic_load(c->claimed)))
 		{
 			reconnect_started = mbm_now_ns();
-			conn = reopen_session(c, conn, &bind, &plans);
-			if (conn == NULL)
-				goto failed;
+			*conn = reopen_session(c, *conn, bind, plans);
+			if (*conn == NULL)
+				return -1;
 		}
 	}
+}
+
+static void *
+client_main(void *arg)
+{
+	mbm_client *c = arg;
+	const mbm_options *o = c->o;
+	const mbm_driver *d = o->driver;
+	mbm_conn   *conn;
+	mbm_plans	plans = {0};
+	mb_rng		rng;
+	mb_bind_ctx bind;
+	mb_bind_value *values;
+
+	if (d->thread_init)
+		d->thread_init();
+	atomic_store(&c->tid, (int) gettid());
+	mb_rng_seed(&rng, o->seeded ? o->seed : mbm_now_ns() ^ ((uint64_t) c->index << 40),
+				(uint64_t) c->index);
+	mb_bind_ctx_init(&bind, &rng, (uint32_t) o->table_size, c->range, o->rand_type);
+	values = alloc_values(c);
+
+	conn = open_session(c, &bind, &plans);
+	if (conn == NULL)
+		return client_exit(c, &plans, conn, values, CLIENT_FAILED);
+	atomic_store(&c->state, CLIENT_READY);
+
+	while (atomic_load(c->phase) == PHASE_SETUP)
+		sleep_ns(1000000);
+	if (run_events(c, &conn, &plans, &bind, values) != 0)
+		return client_exit(c, &plans, conn, values, CLIENT_FAILED);
 	if (c->measured)
 	{
 		mb_rusage_take(&c->cpu_end, true);
@@ -555,9 +590,6 @@ client_main(void *arg)
 	while (atomic_load(c->phase) < PHASE_CLOSE)
 		sleep_ns(1000000);
 	return client_exit(c, &plans, conn, values, CLIENT_DONE);
-
-failed:
-	return client_exit(c, &plans, conn, values, CLIENT_FAILED);
 }
 
 /* The index of the first failed client, or -1. */
