@@ -225,25 +225,15 @@ close_files(load_file *files, int n)
 	free(files);
 }
 
-int
-mbm_load(const mbm_options *o, char *const *paths, int n)
+/*
+ * Open every file before anything connects: a load that cannot finish
+ * should not start.  0, or -1 with the reason said.
+ */
+static int
+open_files(load_file *files, char *const *paths, int n)
 {
-	load_file  *files = calloc((size_t) n, sizeof(load_file));
-	PGconn	   *pg;
-	PGresult   *res;
-	char		err[1024];
-	long long	loaded = 0;
-	long long	skipped = 0;
-	long long	imported = 0;
-	long long	queued;
 	int			i;
 
-	if (files == NULL)
-	{
-		fprintf(stderr, "%s: out of memory\n", mbm_progname);
-		return MBM_EXIT_FAILED;
-	}
-	/* every file first: a load that cannot finish should not start */
 	for (i = 0; i < n; i++)
 	{
 		struct stat st;
@@ -258,8 +248,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 				{
 					fprintf(stderr, "%s: load: - (standard input) is given twice;"
 							" nothing was loaded\n", mbm_progname);
-					close_files(files, n);
-					return MBM_EXIT_BAD_INPUT;
+					return -1;
 				}
 			files[i].name = "standard input";
 			files[i].f = stdin;
@@ -278,9 +267,34 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 		{
 			fprintf(stderr, "%s: load: cannot read %s: %s; nothing was loaded\n", mbm_progname,
 					paths[i], strerror(errno));
-			close_files(files, n);
-			return MBM_EXIT_BAD_INPUT;
+			return -1;
 		}
+	}
+	return 0;
+}
+
+int
+mbm_load(const mbm_options *o, char *const *paths, int n)
+{
+	load_file  *files = calloc((size_t) n, sizeof(load_file));
+	PGconn	   *pg;
+	PGresult   *res;
+	char		err[1024];
+	long long	loaded = 0;
+	long long	skipped = 0;
+	long long	imported = 0;
+	long long	queued;
+	int			i;
+
+	if (files == NULL)
+	{
+		fprintf(stderr, "%s: out of memory\n", mbm_progname);
+		return MBM_EXIT_FAILED;
+	}
+	if (open_files(files, paths, n) != 0)
+	{
+		close_files(files, n);
+		return MBM_EXIT_BAD_INPUT;
 	}
 
 	/* no --results-db: libpq's environment (PGHOST, PGDATABASE, ...), as psql */
