@@ -51,6 +51,7 @@ unit-test:
 	$(MAKE) -C results_schema check
 	test/unit/client_layout.sh
 	test/unit/extension_layout.sh
+	test/unit/function_length.sh
 
 pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh

@@ -97,14 +97,5 @@ ok "$([ -z "$unlisted$twice$up" ]; echo $?)" \
 up=$(upwards <<<"mbm_proc mbm_state")
 ok "$([ -n "$up" ]; echo $?)" "the order check sees mbm_proc.c made to use mbm_state.c"
 
-# the runner's steps stay readable: no function in client/compare over 120
-# lines (PostgreSQL layout: a definition's braces stand at column 0)
-long=$(awk '/^[A-Za-z_][A-Za-z0-9_ *]*\(/ { if (!body) { name = $0; sub(/\(.*/, "", name); sub(/.* \**/, "", name); start = FNR } }
-            /^\{/ { body = 1 }
-            /^\}/ { if (body && FNR - start + 1 > 120) printf "%s:%d %s (%d lines) ", FILENAME, start, name, FNR - start + 1; body = 0 }' \
-        compare/*.c)
-nfuncs=$(grep -c '^{' compare/*.c | awk -F: '{s += $2} END {print s}')
-ok "$([ -z "$long" ] && [ "$nfuncs" -gt 50 ]; echo $?)" "no function in client/compare is over 120 lines ($nfuncs definitions read)${long:+: $long}"
-
 echo "1..$n"
 [ "$failed" -eq 0 ]
