@@ -10,6 +10,7 @@
 
 #include "mbm_state.h"
 
+/* What ends a measurement: a timed run's window, or a counted pass's events. */
 typedef struct mbm_limits
 {
 	double		seconds;		/* the window */
@@ -17,6 +18,8 @@ typedef struct mbm_limits
 	long long	events;			/* > 0: the window ends after this many */
 	bool		counted;		/* a counted pass: --seed's sequence; the server does the client's work alone */
 } mbm_limits;
+
+/* bench_run() in Postgres srv, or this program's mysql driver against srv: the row into *line. */
 extern mbm_run_outcome mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round,
 									  const mbm_limits *lim, char **line, char *err, size_t errlen);
 extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *instance,

@@ -11,6 +11,7 @@
 
 #include "mbm_state.h"
 
+/* One run of workload (rq.workloads[w]) on ab in round, timed or counted: kept either way. */
 extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int w,
 								   int round, bool counted);
 /* The time one run takes from copy to removal: measured, else guessed. */
