@@ -47,6 +47,7 @@
 #include "utils/timestamp.h"
 
 #include "mb_canary.h"
+#include "mb_count_window.h"
 #include "mb_data_state.h"
 #include "mb_direct_pages.h"
 #include "mb_host.h"
@@ -154,6 +155,9 @@ typedef struct mb_request
 	int64		event_limit;
 	int			reconnect;
 	int			round;			/* 0: not given */
+	int64		warmup_events;	/* > 0: warm up for these events, not seconds */
+	bool		count_window;	/* mark the window for callgrind (mb_count_window.h) */
+	bool		checkpoint;		/* a CHECKPOINT between the warm-up and the window */
 } mb_request;
 
 /* What the run ignores unless told otherwise: what concurrency causes. */
@@ -313,6 +317,41 @@ add_ignored(mb_request *req, const char *code, StringInfo text)
 }
 
 /*
+ * What a counted run (microbench compare --metric instructions) asks:
+ * warmup_events, a warm-up of exactly so many events, so that what a
+ * write's window starts from is a function of the seed; count_window, the
+ * window marked for valgrind's callgrind by the client that runs it (one
+ * client, one session: mb_count_window.h); checkpoint, a CHECKPOINT right
+ * before the window, so that which pages a write's window logs whole is a
+ * function of the seed too.
+ */
+static void
+parse_count_options(FunctionCallInfo fcinfo, mb_request *req)
+{
+	req->warmup_events = PG_ARGISNULL(17) ? 0 : PG_GETARG_INT64(17);
+	if (!PG_ARGISNULL(17) && req->warmup_events < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup_events must be positive, not %lld", (long long) req->warmup_events),
+				 errhint("Leave warmup_events NULL to warm up for warmup seconds.")));
+	req->count_window = !PG_ARGISNULL(18) && PG_GETARG_BOOL(18);
+	req->checkpoint = !PG_ARGISNULL(19) && PG_GETARG_BOOL(19);
+	if (!req->count_window)
+		return;
+	if (!mb_count_window_available())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("this build of microbench cannot mark a window for valgrind"),
+				 errdetail("It was compiled without valgrind/callgrind.h."),
+				 errhint("Install Debian's valgrind package and rebuild the extension.")));
+	if (req->clients != 1 || req->reconnect != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("count_window counts the window of one client in one session"),
+				 errhint("Give clients => 1 and no reconnect with count_window => true.")));
+}
+
+/*
  * The options that shape a run like sysbench's: ignore_errors, ps_mode,
  * rate, events, reconnect.
  */
@@ -384,6 +423,7 @@ parse_run_options(FunctionCallInfo fcinfo, mb_request *req)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("round must be positive, not %d", req->round),
 				 errhint("Leave round NULL when the run is not part of a comparison's rounds.")));
+	parse_count_options(fcinfo, req);
 }
 
 static void
@@ -1039,7 +1079,8 @@ add_run_columns(mb_row *row, const mb_request *req, const mb_totals *t,
 	TEXT_COL(row, "rand_type", mb_rand_type_name(req->rand_type));
 	INT8_COL(row, "seed", req->seed, !req->seeded);
 	FLOAT8_COL(row, "seconds", req->seconds, false);
-	FLOAT8_COL(row, "warmup", req->warmup, false);
+	/* a warm-up of events took no seconds of its own */
+	FLOAT8_COL(row, "warmup", req->warmup_events > 0 ? 0 : req->warmup, false);
 	COL(row, "started_at", TIMESTAMPTZOID, TimestampTzGetDatum(started_at), false);
 	COL(row, "ended_at", TIMESTAMPTZOID, TimestampTzGetDatum(ended_at), false);
 	FLOAT8_COL(row, "elapsed_seconds", elapsed, false);
@@ -1059,6 +1100,7 @@ add_run_columns(mb_row *row, const mb_request *req, const mb_totals *t,
 	INT4_COL(row, "cpu_cores", host.cpu_cores, false);
 	INT8_COL(row, "memory_bytes", host.memory_bytes, host.memory_bytes == 0);
 	TEXT_COL(row, "kernel", host.kernel);
+	TEXT_COL(row, "harness_compiler", mb_harness_compiler());
 }
 
 /* How the run was driven, and the errors it was told to ignore by code. */
@@ -1071,6 +1113,7 @@ add_driving_columns(mb_row *row, const mb_request *req, const mb_totals *t)
 	TEXT_COL(row, "ps_mode", req->ps_disable ? "disable" : "auto");
 	FLOAT8_COL(row, "rate", req->rate, req->rate == 0);
 	INT8_COL(row, "event_limit", req->event_limit, req->event_limit == 0);
+	INT8_COL(row, "warmup_events", req->warmup_events, req->warmup_events == 0);
 	INT4_COL(row, "reconnect", req->reconnect, req->reconnect == 0);
 	INT8_COL(row, "sessions", (int64) t->sessions, false);
 	TEXT_COL(row, "ignored_errors", req->ignored_text[0] ? req->ignored_text : NULL);
@@ -1356,11 +1399,15 @@ create_run(const mb_request *req)
 	run->shared->ps_disable = req->ps_disable;
 	run->shared->rate = req->rate;
 	run->shared->event_limit = req->event_limit;
+	run->shared->warmup_events = req->warmup_events;
+	run->shared->count_window = req->count_window;
 	run->shared->reconnect = req->reconnect;
 	run->shared->n_ignored = req->n_ignored;
 	memcpy(run->shared->ignore_codes, req->ignore_codes, sizeof(req->ignore_codes));
 	run->shared->coordinator_latch = MyLatch;
 	pg_atomic_init_u64(&run->shared->events_claimed, 0);
+	pg_atomic_init_u64(&run->shared->warmup_claimed, 0);
+	pg_atomic_init_u64(&run->shared->warmup_done, 0);
 	strlcpy(run->shared->schema, get_namespace_name(req->namespace_id), NAMEDATALEN);
 	pg_atomic_init_u32(&run->shared->phase, MB_PHASE_SETUP);
 	for (i = 0; i < req->clients; i++)
@@ -1461,6 +1508,30 @@ window_end(mb_run *run, int64 window_start_us)
 	return Max(end_us, window_start_us + 1);
 }
 
+/*
+ * The warm-up: warmup seconds of events, or exactly warmup_events of them
+ * (every one finished); then, asked for, a checkpoint, as the caller's
+ * own CHECKPOINT (superuser or pg_checkpoint).  With no warm-up, every
+ * event a client runs is a measured one.
+ */
+static void
+warm_up(mb_run *run, const mb_request *req)
+{
+	if (req->warmup_events > 0)
+	{
+		set_phase(run, MB_PHASE_WARMUP);
+		while (pg_atomic_read_u64(&run->shared->warmup_done) < (uint64) req->warmup_events)
+			coordinator_wait(run, 10);
+	}
+	else if (req->warmup > 0)
+	{
+		set_phase(run, MB_PHASE_WARMUP);
+		run_phase(run, req->warmup, 0, NULL, NULL);
+	}
+	if (req->checkpoint && SPI_execute("CHECKPOINT", false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "CHECKPOINT before the window failed");
+}
+
 /* Rows the scan clients read: each one's events times its table's rows. */
 static int64
 sum_rows_scanned(mb_run *run, const int64 *scan_rows)
@@ -1520,12 +1591,7 @@ bench_run(PG_FUNCTION_ARGS)
 	start_workers(run, &req);
 	await_clients_ready(run);
 
-	/* with no warm-up, every event a client runs is a measured one */
-	if (req.warmup > 0)
-	{
-		set_phase(run, MB_PHASE_WARMUP);
-		run_phase(run, req.warmup, 0, NULL, NULL);
-	}
+	warm_up(run, &req);
 
 	host_window_start(&host_window);
 	start_samples(run, &req, &verdict.samples);

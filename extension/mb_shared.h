@@ -150,13 +150,17 @@ typedef struct mb_run_shared
 	bool		ps_disable;		/* ps_mode disable: SQL text with literals */
 	double		rate;			/* events per second, all clients; 0: no limit */
 	int64		event_limit;	/* measured events to run; 0: no limit */
+	int64		warmup_events;	/* warm-up events to run; 0: warm up for seconds */
+	bool		count_window;	/* mark the measured window for callgrind (mb_count_window.h) */
 	int			reconnect;		/* new session every N events; 0: never */
 	int			n_ignored;
 	int			ignore_codes[MB_MAX_IGNORED];	/* SQLSTATEs, as sqlerrcode */
-	Latch	   *coordinator_latch;	/* set when the event limit is reached */
+	Latch	   *coordinator_latch;	/* set when an event limit is reached */
 
 	pg_atomic_uint32 phase;		/* mb_phase */
 	pg_atomic_uint64 events_claimed;	/* measured events begun (event_limit) */
+	pg_atomic_uint64 warmup_claimed;	/* warm-up events begun (warmup_events) */
+	pg_atomic_uint64 warmup_done;	/* ... and finished */
 	mb_worker_slot slots[FLEXIBLE_ARRAY_MEMBER];
 } mb_run_shared;
 
@@ -168,6 +172,8 @@ typedef struct mb_run_shared
  * was built for (mb_version.c); every SQL-callable entry point calls it first.
  */
 extern void mb_check_sql_version(void);
+/* The compiler that built this library ("gcc 12.2.0", "Debian Clang 16.0.6"), mb_version.c. */
+extern const char *mb_harness_compiler(void);
 
 /* Microseconds on a monotonic clock: event latencies and windows. */
 extern int64 mb_now_us(void);

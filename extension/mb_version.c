@@ -1,6 +1,6 @@
 /*
  * mb_version.c — the library refuses to run under SQL definitions of another
- * version.
+ * version, and says which compiler built it.
  *
  * After a package upgrade the new shared library can meet the functions an
  * older CREATE EXTENSION declared (bench_run once took 11 arguments, now 16).
@@ -27,6 +27,25 @@
 #include "mb_shared.h"
 
 PG_FUNCTION_INFO_V1(bench_suite_plan);
+
+/*
+ * The compiler that built this library, as every run records it
+ * (harness_compiler) and as microbench compare finds it in the library's
+ * bytes, behind the marker, to build every build's harness with one
+ * compiler: "gcc " and gcc's __VERSION__, or clang's own __VERSION__.
+ */
+#define MB_HARNESS_MARKER "microbench harness compiler: "
+#if defined(__clang__)
+static const char harness_marker[] = MB_HARNESS_MARKER __VERSION__;
+#else
+static const char harness_marker[] = MB_HARNESS_MARKER "gcc " __VERSION__;
+#endif
+
+const char *
+mb_harness_compiler(void)
+{
+	return harness_marker + strlen(MB_HARNESS_MARKER);
+}
 
 /* the pg_extension row whose version was found right, if any */
 static Oid	checked_extension = InvalidOid;

@@ -54,6 +54,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
+#include "mb_count_window.h"
 #include "mb_loop.h"
 #include "mb_sched.h"
 #include "mb_shared.h"
@@ -433,9 +434,6 @@ run_event(mb_worker_ctx *ctx)
 		SPI_finish();
 	}
 	CommitTransactionCommand();
-
-	/* stats are rate-limited inside; this keeps pg_stat_* current */
-	pgstat_report_stat(false);
 }
 
 /* Wait (briefly sleeping) until the coordinator leaves the setup phase. */
@@ -598,16 +596,61 @@ wait_until(mb_worker_ctx *ctx, uint64 when_ns)
 	}
 }
 
-/* The event limit is reached: tell the coordinator, wait for the stop. */
-static void
-wait_for_stop(mb_worker_ctx *ctx)
+/*
+ * An event limit is reached: tell the coordinator, and wait until the
+ * phase moves past 'phase' (the warm-up's limit: the window opens; the
+ * window's: the run stops).
+ */
+static mb_phase
+wait_for_next_phase(mb_worker_ctx *ctx, mb_phase phase)
 {
+	mb_phase	now;
+
 	SetLatch(ctx->shared->coordinator_latch);
-	while (current_phase(ctx) < MB_PHASE_STOP)
+	while ((now = current_phase(ctx)) <= phase)
 	{
 		CHECK_FOR_INTERRUPTS();
 		pg_usleep(1000L);
 	}
+	return now;
+}
+
+/*
+ * Whether the event about to begin in phase may run: a warm-up of
+ * warmup_events or a window of event_limit events grants each event to one
+ * client.  A client refused waits for the next phase, which it returns in
+ * *phase.
+ */
+static bool
+claim_event(mb_worker_ctx *ctx, mb_phase *phase)
+{
+	mb_run_shared *shared = ctx->shared;
+
+	if (*phase == MB_PHASE_WARMUP && shared->warmup_events > 0 &&
+		!mb_loop_claim_granted(shared->warmup_events,
+							   pg_atomic_fetch_add_u64(&shared->warmup_claimed, 1)))
+	{
+		*phase = wait_for_next_phase(ctx, MB_PHASE_WARMUP);
+		return false;
+	}
+	if (*phase == MB_PHASE_MEASURE && shared->event_limit > 0 &&
+		!mb_loop_claim_granted(shared->event_limit,
+							   pg_atomic_fetch_add_u64(&shared->events_claimed, 1)))
+	{
+		*phase = wait_for_next_phase(ctx, MB_PHASE_MEASURE);
+		return false;
+	}
+	return true;
+}
+
+/* A warm-up event of a warm-up of warmup_events has finished: the last one tells the coordinator. */
+static void
+warmup_event_done(mb_worker_ctx *ctx)
+{
+	mb_run_shared *shared = ctx->shared;
+
+	if (pg_atomic_add_fetch_u64(&shared->warmup_done, 1) >= (uint64) shared->warmup_events)
+		SetLatch(shared->coordinator_latch);
 }
 
 static void
@@ -630,6 +673,12 @@ count_event(mb_worker_ctx *ctx, int failed, uint64 start_ns, uint64 end_ns)
 						pg_atomic_read_u64(&slot->queries) + ctx->queries_per_event);
 }
 
+/*
+ * Run events until the run stops or the client leaves to reconnect.  In a
+ * counted run (count_window) only the measured events themselves are
+ * collected, each from its transaction's start to its commit
+ * (mb_count_window.h).
+ */
 static mb_loop_end
 event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 {
@@ -644,6 +693,8 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 						   shared->seed, ctx->client_index, mb_now_ns());
 		slot->pacer_started = true;
 	}
+	if (shared->count_window)
+		mb_count_window_instrument();
 
 	for (;;)
 	{
@@ -652,6 +703,7 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 		uint64		start_ns;
 		uint64		end_ns;
 		int			failed;
+		bool		counted;
 
 		CHECK_FOR_INTERRUPTS();
 		phase = current_phase(ctx);
@@ -669,23 +721,34 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 		start_ns = mb_loop_event_start(scheduled_ns, slot->reconnect_started_ns, mb_now_ns());
 		slot->reconnect_started_ns = 0; /* once per session, not per event */
 
+		if (!claim_event(ctx, &phase))
+		{
+			if (phase >= MB_PHASE_STOP)
+				break;
+			continue;			/* the window opened: claim one of its events */
+		}
 		if (phase == MB_PHASE_MEASURE && !measuring)
 		{
 			measuring = true;
 			take_costs(ctx, cost_start, true);
-		}
-		if (phase == MB_PHASE_MEASURE && shared->event_limit > 0 &&
-			!mb_loop_claim_granted(shared->event_limit,
-								   pg_atomic_fetch_add_u64(&shared->events_claimed, 1)))
-		{
-			wait_for_stop(ctx);
-			break;
+			if (shared->count_window)
+				mb_count_window_open();
 		}
 
+		counted = shared->count_window && phase == MB_PHASE_MEASURE;
+		if (counted)
+			mb_count_window_toggle();
 		failed = run_event_guarded(ctx);
+		if (counted)
+			mb_count_window_toggle();
 		end_ns = mb_now_ns();
 		if (phase == MB_PHASE_MEASURE)
 			count_event(ctx, failed, start_ns, end_ns);
+		else if (shared->warmup_events > 0)
+			warmup_event_done(ctx);
+
+		/* rate-limited inside; keeps pg_stat_* current */
+		pgstat_report_stat(false);
 
 		if (mb_loop_reconnect_due(shared->reconnect, &ctx->session_events, shared->event_limit,
 								  pg_atomic_read_u64(&shared->events_claimed)))
@@ -696,6 +759,8 @@ event_loop(mb_worker_ctx *ctx, bool measuring, mb_cost_snapshot *cost_start)
 	}
 	if (measuring)
 	{
+		if (shared->count_window)
+			mb_count_window_close();
 		take_costs(ctx, &cost_end, false);
 		record_costs(ctx, cost_start, &cost_end);
 	}

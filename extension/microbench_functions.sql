@@ -138,9 +138,12 @@ $fn$;
 COMMENT ON FUNCTION bench_prepare(integer, bigint, bigint, text) IS
     'create and load sbtest1..N (the data set of docs/workloads.md) in the current schema, then index and analyze them';
 
--- (0.2 adds round, the round of a comparison the run belongs to)
+-- (0.2 adds round, the round of a comparison the run belongs to, and what a
+-- counted run asks: warmup_events, count_window and checkpoint)
 DROP FUNCTION IF EXISTS bench_run(text, float8, integer, float8, integer, integer, text, bigint,
                                   text, text, float8, text[], text, float8, bigint, integer);
+DROP FUNCTION IF EXISTS bench_run(text, float8, integer, float8, integer, integer, text, bigint,
+                                  text, text, float8, text[], text, float8, bigint, integer, integer);
 CREATE OR REPLACE FUNCTION bench_run(workload text,
                           seconds float8 DEFAULT 60, clients integer DEFAULT 1,
                           warmup float8 DEFAULT 5,
@@ -150,14 +153,79 @@ CREATE OR REPLACE FUNCTION bench_run(workload text,
                           report_interval float8 DEFAULT 0,
                           ignore_errors text[] DEFAULT NULL, ps_mode text DEFAULT 'auto',
                           rate float8 DEFAULT 0, events bigint DEFAULT NULL,
-                          reconnect integer DEFAULT 0, round integer DEFAULT NULL)
+                          reconnect integer DEFAULT 0, round integer DEFAULT NULL,
+                          warmup_events bigint DEFAULT NULL, count_window boolean DEFAULT false,
+                          checkpoint boolean DEFAULT false)
 RETURNS microbench.runs
 AS 'MODULE_PATHNAME', 'bench_run'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT;
 
 COMMENT ON FUNCTION bench_run(text, float8, integer, float8, integer, integer, text, bigint,
-                              text, text, float8, text[], text, float8, bigint, integer, integer) IS
+                              text, text, float8, text[], text, float8, bigint, integer, integer,
+                              bigint, boolean, boolean) IS
     'run one microbenchmark with background-worker clients, record it in microbench.runs and return the row';
+
+-- Every block of the sbtest tables and their indexes (all forks) read into
+-- shared buffers: what a counted run does right after its server starts, so
+-- that its window counts queries on warm data, not the first touch of pages.
+-- The tables are found as bench_run finds them: sbtest1 on the caller's
+-- search_path, and sbtest2..N beside it (tables => N: the first N).
+CREATE OR REPLACE FUNCTION microbench_prewarm(relation regclass)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'microbench_prewarm'
+LANGUAGE C VOLATILE STRICT;
+
+COMMENT ON FUNCTION microbench_prewarm(regclass) IS
+    'read every block of a table or index, every fork, into shared buffers; the number of blocks';
+
+-- sbtest1 is looked up on the caller's search_path (here, unpinned), the
+-- rest with the search_path pinned (microbench.prewarm_tables)
+CREATE OR REPLACE FUNCTION bench_prewarm(tables integer DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE
+AS $$ SELECT microbench.prewarm_tables(pg_catalog.to_regclass('sbtest1'), tables) $$;
+
+CREATE OR REPLACE FUNCTION microbench.prewarm_tables(sbtest1 regclass, tables integer)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    schema_name name;
+    blocks bigint := 0;
+    n integer := 1;
+    rel regclass;
+BEGIN
+    IF sbtest1 IS NULL THEN
+        RAISE EXCEPTION 'table "sbtest1" does not exist in the search path'
+            USING ERRCODE = 'undefined_table',
+                  HINT = 'Run SELECT bench_prepare(); to create and load the sbtest tables.';
+    END IF;
+    IF tables < 1 THEN
+        RAISE EXCEPTION 'tables must be positive, not %', tables
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT c.relnamespace::regnamespace::name INTO schema_name FROM pg_class c WHERE c.oid = sbtest1;
+    LOOP
+        rel := to_regclass(format('%I.%I', schema_name, format('sbtest%s', n)));
+        EXIT WHEN rel IS NULL OR n > coalesce(tables, 2147483647);
+        blocks := blocks + @extschema@.microbench_prewarm(rel)
+                  + coalesce((SELECT sum(@extschema@.microbench_prewarm(i.indexrelid))
+                              FROM pg_index i WHERE i.indrelid = rel), 0);
+        n := n + 1;
+    END LOOP;
+    IF n <= tables THEN
+        RAISE EXCEPTION 'tables => % asks for more sbtest tables than the % in schema "%"',
+                        tables, n - 1, schema_name
+            USING ERRCODE = 'undefined_table',
+                  HINT = format('Run SELECT bench_prepare(%s); or ask for fewer tables.', tables);
+    END IF;
+    RETURN blocks;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench_prewarm(integer) IS
+    'read the sbtest tables and their indexes (every block, every fork) into shared buffers; the number of blocks';
 
 CREATE OR REPLACE FUNCTION bench_workloads()
 RETURNS TABLE (name text, grp text, report_order integer, queries_per_event integer,
@@ -378,7 +446,8 @@ COMMENT ON PROCEDURE bench_suite(text, float8, float8, float8, integer, float8, 
 --
 -- Creating tables and starting background workers is not for everyone:
 -- PUBLIC may only read the catalog and the suite plan.  Members of
--- microbench_user may prepare, run and read.  The clients always run as the
+-- microbench_user may prepare, prewarm (which fills shared buffers), run and
+-- read.  The clients always run as the
 -- calling role (never SECURITY DEFINER), so a member can touch only what it
 -- could touch itself.  Roles are cluster-wide: the role survives DROP
 -- EXTENSION and is shared by every database that installs microbench.
@@ -395,11 +464,12 @@ BEGIN
     FOR routine IN
         SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
         WHERE (p.pronamespace = '@extschema@'::regnamespace
-               AND p.proname IN ('bench_prepare', 'bench_run', 'bench_suite',
-                                 'microbench_load_table', 'microbench_vacuum_analyze'))
+               AND p.proname IN ('bench_prepare', 'bench_run', 'bench_suite', 'bench_prewarm',
+                                 'microbench_load_table', 'microbench_vacuum_analyze',
+                                 'microbench_prewarm'))
            OR (p.pronamespace = 'microbench'::regnamespace
                AND p.proname IN ('suite_steps', 'suite_start', 'suite_step', 'suite_done',
-                                 'import_runs'))
+                                 'import_runs', 'prewarm_tables'))
     LOOP
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON ROUTINE %s FROM PUBLIC', routine);
         EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO microbench_user', routine);

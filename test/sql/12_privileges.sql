@@ -7,13 +7,14 @@
 -- superuser's.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(25);
 
 -- ---- PUBLIC cannot create tables or start workers -------------------------
 SELECT ok(NOT has_function_privilege('mb_plain', f, 'EXECUTE'), 'PUBLIC may not execute ' || f)
 FROM unnest(ARRAY[
     'bench_prepare(integer, bigint, bigint, text)',
-    'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8, text[], text, float8, bigint, integer, integer)',
+    'bench_run(text, float8, integer, float8, integer, integer, text, bigint, text, text, float8, text[], text, float8, bigint, integer, integer, bigint, boolean, boolean)',
+    'bench_prewarm(integer)',
     'bench_suite(text, float8, float8, float8, integer, float8, integer, bigint, text[], float8, text[], text, float8, integer)',
     'microbench_load_table(regclass, bigint, bigint)',
     'microbench_vacuum_analyze(integer)']) AS f;
