@@ -52,7 +52,13 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS i1_misses              bigint,
     ADD COLUMN IF NOT EXISTS d1_misses              bigint,
     ADD COLUMN IF NOT EXISTS ll_misses              bigint,
-    ADD COLUMN IF NOT EXISTS estimated_cycles       bigint;
+    ADD COLUMN IF NOT EXISTS estimated_cycles       bigint,
+    -- a counted in-server run: the instructions of its window spent in the
+    -- harness's own code (the extension's library, not the server's), and
+    -- the compiler that built the harness, the same for every build of a
+    -- comparison (microbench compare)
+    ADD COLUMN IF NOT EXISTS harness_instructions   bigint,
+    ADD COLUMN IF NOT EXISTS harness_compiler       text;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';

@@ -13,6 +13,7 @@ ALTER TABLE microbench.runs
         CHECK (ps_mode IN ('auto', 'disable')),
     ADD COLUMN IF NOT EXISTS rate            double precision,
     ADD COLUMN IF NOT EXISTS event_limit     bigint,
+    ADD COLUMN IF NOT EXISTS warmup_events   bigint,
     ADD COLUMN IF NOT EXISTS reconnect       integer,
     ADD COLUMN IF NOT EXISTS sessions        bigint,
     ADD COLUMN IF NOT EXISTS ignored_errors  text,

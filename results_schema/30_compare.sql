@@ -132,7 +132,9 @@ AS $$
     WITH runs AS (
         SELECT s.side, r.run_id, r.dbms, r.workload, r.round, r.instance, r.started_at,
                microbench.metric_value(r, metric) AS v,
-               r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) AS wait,
+               -- (a count has no time in it: its waits and neighbours set nothing aside)
+               CASE WHEN NOT microbench.counted_metric(metric)
+                    THEN r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) END AS wait,
                CASE WHEN NOT microbench.counted_metric(metric) THEN r.busy_share END AS busy
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
@@ -608,21 +610,38 @@ AS $$
         FROM classed c
         JOIN pools po ON po.dbms = c.dbms AND po.workload = c.workload
         LEFT JOIN priors pr ON pr.dbms = po.dbms AND pr.pool = po.pool
+    ), seeds AS (
+        -- a counted cell is decided on three seeds or more: each round of a
+        -- counted comparison draws its own (the same for both sides), so
+        -- that the pairs' spread says how much the count depends on the
+        -- keys a run drew; the replays of one seed agree to the instruction
+        -- and would make any verdict look certain
+        SELECT r.dbms, r.workload, count(DISTINCT r.seed) AS n
+        FROM (VALUES (base, coalesce(compare.base_driver, compare.driver)),
+                     (other, coalesce(compare.other_driver, compare.driver))) AS s(label, driver)
+        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE microbench.counted_metric(metric) AND r.phase = compare.phase
+          AND microbench.metric_value(r, metric) IS NOT NULL
+        GROUP BY r.dbms, r.workload
     ), estimated AS (
         SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.trimmed, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
-               m.df_unit, m.pool, m.outlier,
-               CASE WHEN m.s2_unit > 0 THEN m.mu WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.d_sides END AS mu,
-               CASE WHEN m.s2_unit > 0 THEN
+               m.df_unit, m.pool, m.outlier, sd.n AS seeds,
+               CASE WHEN m.usable THEN m.mu WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.d_sides END AS mu,
+               CASE WHEN m.usable THEN
                         m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
                     WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.se2_seconds END AS se2,
-               CASE WHEN m.s2_unit > 0 THEN m.df_unit
+               CASE WHEN m.usable THEN m.df_unit
                     WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.df_seconds END AS df,
-               CASE WHEN m.s2_unit > 0 THEN
+               CASE WHEN m.usable THEN
                         CASE WHEN m.one_start THEN 'one start' WHEN m.start_pairs >= 2 AND m.start_pairs < m.n
                              THEN 'starts' ELSE 'pairs' END
                     WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN 'seconds' END AS method
         FROM cells ce
-        LEFT JOIN moderated m ON m.dbms = ce.dbms AND m.workload = ce.workload
+        LEFT JOIN seeds sd ON sd.dbms = ce.dbms AND sd.workload = ce.workload
+        LEFT JOIN LATERAL (SELECT mo.*,
+                                  mo.s2_unit > 0 AND (NOT microbench.counted_metric(metric) OR sd.n >= 3) AS usable
+                           FROM moderated mo
+                           WHERE mo.dbms = ce.dbms AND mo.workload = ce.workload) m ON true
     ), tested AS (
         SELECT e.*,
                ln(1 + threshold) AS bound,
@@ -684,7 +703,9 @@ AS $$
            w.verdict = 'difference', w.method, w.base_driver, w.other_driver,
            w.verdict, w.verdict = 'equivalent',
            CASE WHEN w.t IS NOT NULL THEN 1 - w.alpha END,
-           CASE w.method
+           CASE WHEN w.method IS NULL AND microbench.counted_metric(metric) AND coalesce(w.seeds, 0) < 3 THEN
+                    'counted on ' || coalesce(w.seeds, 0) || ' seed(s): a count is decided on three or more'
+           ELSE CASE w.method
                WHEN 'seconds' THEN 'the seconds of one run a side (run more rounds for an interval from runs)'
                ELSE w.n_units || CASE w.method WHEN 'starts' THEN ' pairs of server starts (' || w.n || ' pairs)'
                                               ELSE ' pairs' END
@@ -704,7 +725,7 @@ AS $$
                             || CASE w.pool WHEN 'writes' THEN 'write cells' WHEN 'reads' THEN 'read cells'
                                     ELSE 'cells of ' || w.pool END || ')'
                             ELSE '' END
-           END,
+           END END,
            coalesce(w.n, 0)::integer, coalesce(w.n_set_aside, 0)::integer,
            CASE WHEN w.verdict = 'inconclusive' AND w.s2_unit > 0 AND w.t IS NOT NULL THEN
                (SELECT CASE WHEN g.gap > 0 AND g.room > 0

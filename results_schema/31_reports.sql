@@ -244,6 +244,61 @@ AS $$
     WHERE only_dbms IS NULL OR w.dbms = only_dbms
 $$;
 
+-- What a counted report says under its table instead of the timed
+-- warnings (a count has no time in it): the read cells whose counted
+-- windows read pages from disk (the data did not fit in shared buffers or
+-- the buffer pool, so the count holds first touches of pages, not only
+-- queries), and what share of an in-server count ran in the harness's own
+-- code (the extension), with the compiler that built it for every build.
+CREATE OR REPLACE FUNCTION microbench.count_caption(base text, others text[], phase text, prefix text,
+                                                    only_dbms text, base_driver text DEFAULT NULL,
+                                                    other_driver text DEFAULT NULL)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH counted AS (
+        SELECT r.*, w.grp,
+               coalesce(r.shared_blks_read, (r.server_status ->> 'Innodb_buffer_pool_reads')::bigint) AS blocks_read
+        FROM (SELECT base AS label, base_driver AS driver
+              UNION ALL SELECT o, other_driver FROM unnest(others) o) s
+        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.workloads w ON w.name = r.workload
+        WHERE r.phase = count_caption.phase AND r.instructions_counter ~ '^(cachegrind|callgrind)'
+          AND (only_dbms IS NULL OR r.dbms = only_dbms)
+    ), cold AS (
+        SELECT c.dbms,
+               format('%swarning: %s: %s read cell(s) read pages from disk inside their counted window, so their count holds first touches of pages as well as queries (the tables did not fit in %s): %s',
+                      prefix, microbench.dbms_short(c.dbms), count(DISTINCT c.workload),
+                      CASE c.dbms WHEN 'postgres' THEN 'shared_buffers' ELSE 'the buffer pool' END,
+                      string_agg(DISTINCT format('%s (%s blocks in %s of %s runs)', c.workload, c.most, c.cold_runs, c.runs), ', ')) AS line
+        FROM (SELECT c.dbms, c.workload, max(c.blocks_read) OVER w AS most,
+                     count(*) FILTER (WHERE c.blocks_read > 0) OVER w AS cold_runs, count(*) OVER w AS runs,
+                     c.blocks_read
+              FROM counted c
+              WHERE c.grp <> 'writes'
+              WINDOW w AS (PARTITION BY c.dbms, c.workload)) c
+        WHERE c.blocks_read > 0
+        GROUP BY c.dbms
+    ), harness AS (
+        SELECT c.dbms,
+               format('%sharness: the in-server counts include the extension''s own code, built with %s for every build: %s%% of a query''s instructions (%s)',
+                      prefix, string_agg(DISTINCT c.harness_compiler, ', '),
+                      CASE WHEN round(min(c.share) * 100, 1) = round(max(c.share) * 100, 1)
+                           THEN round(min(c.share) * 100, 1)::text
+                           ELSE round(min(c.share) * 100, 1) || '-' || round(max(c.share) * 100, 1) END,
+                      (array_agg(c.workload || ' ' || round(c.share * 100, 1) || '%' ORDER BY c.share DESC))[1]
+                      || ' the most') AS line
+        FROM (SELECT c.dbms, c.workload, c.harness_compiler,
+                     (avg(c.harness_instructions::numeric / nullif(c.instructions, 0))) AS share
+              FROM counted c
+              WHERE c.harness_instructions IS NOT NULL
+              GROUP BY c.dbms, c.workload, c.harness_compiler) c
+        GROUP BY c.dbms
+    )
+    SELECT coalesce(string_agg(E'\n' || l.line, '' ORDER BY microbench.dbms_order(l.dbms), l.ord), '')
+    FROM (SELECT dbms, line, 1 AS ord FROM cold UNION ALL SELECT dbms, line, 2 FROM harness) l
+$$;
+
 -- How each side's runs were driven, when not with the defaults (prepared
 -- statements, no rate or event limit, no reconnects): a line under the
 -- report, because such runs measure something else.  drivers[i] is the
@@ -373,8 +428,10 @@ BEGIN
                                         array_prepend(base, others), phase, prefix,
                                         array_prepend(base_driver, array_fill(other_driver, ARRAY[cardinality(others)]))), '')
                         -- the warnings are of time (the machine's speed, a trend, a neighbour):
-                        -- a count has none of them
-                        || CASE WHEN microbench.counted_metric(metric) THEN ''
+                        -- a count has none of them, but says what else its window held
+                        || CASE WHEN microbench.counted_metric(metric)
+                                THEN microbench.count_caption(base, others, phase, prefix, only_dbms,
+                                                              base_driver, other_driver)
                                 ELSE microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms,
                                                                  base_driver, other_driver) END END;
 END

@@ -4,14 +4,14 @@
 -- level, each of the three verdicts, the adjusted interval agreeing with
 -- the mark, disturbed pairs set aside, one run a side, the threshold, the
 -- rounds an undecided cell needs, the report's marks and legend, the
--- warnings, counted runs (estimated cycles, a report without timed
+-- warnings, counted runs (estimated cycles, three seeds to decide, a report without timed
 -- warnings or the runner's event counts), the steady rate as a run's QPS,
 -- the robust prior (a disturbed cell's spread lent to none), runs that
 -- shared their CPUs with a busy neighbour, a pair a host stall split, and
 -- the trimmed mean of ten pairs or more.  Every random draw is seeded.
 -- (test/pg/calibration.t checks the error rates by simulation.)
 BEGIN;
-SELECT plan(73);
+SELECT plan(74);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, workload text, qps float8, rnd integer DEFAULT NULL,
                             instance text DEFAULT NULL, wait float8 DEFAULT NULL,
@@ -323,10 +323,10 @@ SELECT matches((SELECT string_agg(message, E'\n') FROM microbench.compare_warnin
 INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
                              seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps,
                              tps, event_limit, round, instance, instructions, instructions_counter,
-                             estimated_cycles, i1_misses, d1_misses, ll_misses)
+                             estimated_cycles, i1_misses, d1_misses, ll_misses, seed)
 SELECT 'postgres', '1', l.label, 'point-query', 'post', 1, 1000, 1, 'uniform', 1, 0, now() + g * interval '1 minute',
        now() + g * interval '1 minute', 1, 1000, 1000, l.qps, l.qps, 4000, g, l.label || g,
-       30000000, 'cachegrind 3.19.0', l.cycles, 1000, 300, 2
+       30000000, 'cachegrind 3.19.0', l.cycles, 1000, 300, 2, g
 FROM (VALUES ('count-a', 50000000, 900), ('count-b', 49000000, 1000)) AS l(label, cycles, qps),
      generate_series(1, 3) g;
 SELECT is(format('%s %s %s', microbench.metric_value(r, 'qps'), microbench.metric_value(r, 'estimated_cycles') * 49000000,
@@ -345,10 +345,10 @@ FROM microbench.bench_report('count-a', 'count-b', metric => 'estimated_cycles',
 -- runs are refused
 INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
                              seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps,
-                             tps, event_limit, round, instance, instructions, instructions_counter)
+                             tps, event_limit, round, instance, instructions, instructions_counter, seed)
 SELECT 'mariadb', '10.11', l.label, 'point-query', 'post', 1, 1000, 1, 'uniform', 1, 0, now() + g * interval '1 minute',
        now() + g * interval '1 minute', 1, 1000, 1000, 10, 10, 4000, g, l.label || 'm' || g,
-       l.instructions, 'callgrind 3.19.0'
+       l.instructions, 'callgrind 3.19.0', g
 FROM (VALUES ('count-a', 45000000), ('count-b', 43000000)) AS l(label, instructions),
      generate_series(1, 3) g;
 SELECT is((SELECT string_agg(format('%s %s %s', dbms, round(ratio::numeric, 3), verdict), ', ' ORDER BY dbms)
@@ -362,6 +362,13 @@ SELECT throws_ok($$SELECT * FROM microbench.compare('count-a', 'count-b', 'instr
                  '... but two counters in one DBMS''s runs are refused, naming them');
 UPDATE microbench.runs SET instructions_counter = 'cachegrind 3.19.0'
 WHERE dbms = 'postgres' AND label = 'count-b' AND round = 3;
+-- a count is decided on three seeds: the same three rounds replaying one
+-- seed agree to the instruction, and say nothing of the keys a run draws
+UPDATE microbench.runs SET seed = 1 WHERE label IN ('count-a', 'count-b') AND dbms = 'mariadb';
+SELECT is(format('%s | %s', c.verdict, c.basis), 'inconclusive | counted on 1 seed(s): a count is decided on three or more',
+          'three rounds of one seed: not decided, and the basis says why')
+FROM microbench.compare('count-a', 'count-b', 'instructions', threshold => 0.005) c WHERE c.dbms = 'mariadb';
+UPDATE microbench.runs SET seed = round WHERE label IN ('count-a', 'count-b') AND dbms = 'mariadb';
 
 -- ---- the steady rate, the robust prior, busy neighbours --------------------
 -- a run's QPS in a comparison is its steady rate; qps_mean its mean
