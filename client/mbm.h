@@ -71,6 +71,8 @@ typedef struct mbm_options
 	bool		no_server_status;	/* --server-status=off: no status or fingerprint reads */
 	double		rate;			/* events per second over all threads; 0: no limit */
 	int64_t		event_limit;	/* measured events; 0: none */
+	int64_t		warmup_events;	/* warm-up events; 0: warm up for warmup_s */
+	bool		window_stop;	/* --window-stop: SIGSTOP at both ends of the window */
 	int			reconnect;		/* new connection every N events; 0: never */
 	/* the DBMS: its driver, whose own options say where the server is */
 	const mbm_driver *driver;

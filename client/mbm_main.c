@@ -79,11 +79,16 @@ usage(FILE *out)
 			"                       latency from the scheduled start [0: no limit]\n"
 			"  --events=N           stop after N measured events (with --time, whichever\n"
 			"                       comes first; --time=0: no time limit) [no limit]\n"
+			"  --warmup-events=N    warm up for exactly N events instead of --warmup-time\n"
 			"  --reconnect=N        each thread connects anew every N events [0: never]\n"
 			"  --server-status=off  no monitor connection: no server status counters, data\n"
 			"                       fingerprint or host CPU and disk figures around the\n"
 			"                       window; the server then does the clients' work alone\n"
 			"                       (counted runs under valgrind) [on]\n"
+			"  --window-stop        stop this process (SIGSTOP) as the measured window\n"
+			"                       opens and as it closes, each time until SIGCONT, with\n"
+			"                       every thread idle: for a parent that marks the window\n"
+			"                       on the server (microbench compare --metric instructions)\n"
 			"\n"
 			"Suite options:\n"
 			"  --read-time=SECONDS  per read benchmark [60]\n"
@@ -299,7 +304,7 @@ enum
 	OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
 	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_SERVER_STATUS, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
-	OPT_DB_DRIVER, OPT_ROUND, OPT_INSTANCE,
+	OPT_DB_DRIVER, OPT_ROUND, OPT_INSTANCE, OPT_WARMUP_EVENTS, OPT_WINDOW_STOP,
 	OPT_DRIVER_FIRST			/* the drivers' options, numbered from here */
 };
 
@@ -330,6 +335,8 @@ static const struct option core_options[] = {
 	{"server-status", required_argument, NULL, OPT_SERVER_STATUS},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"events", required_argument, NULL, OPT_EVENTS},
+	{"warmup-events", required_argument, NULL, OPT_WARMUP_EVENTS},
+	{"window-stop", no_argument, NULL, OPT_WINDOW_STOP},
 	{"reconnect", required_argument, NULL, OPT_RECONNECT},
 	{"db-driver", required_argument, NULL, OPT_DB_DRIVER},
 };
@@ -411,6 +418,7 @@ static const struct
 	VALUE_OPTION(OPT_WRITE_TIME, "write-time", 'S', 0, 0, write_time_s),
 	VALUE_OPTION(OPT_INSERT_TIME, "insert-time", 'S', 0, 0, insert_time_s),
 	VALUE_OPTION(OPT_EVENTS, "events", 'l', 1, INT64_MAX, event_limit),
+	VALUE_OPTION(OPT_WARMUP_EVENTS, "warmup-events", 'l', 1, INT64_MAX, warmup_events),
 	VALUE_OPTION(OPT_RECONNECT, "reconnect", 'i', 0, 2147483647, reconnect),
 	VALUE_OPTION(OPT_LABEL, "label", 't', 0, 0, label),
 	VALUE_OPTION(OPT_RESULTS_DB, "results-db", 't', 0, 0, results_db),	/* checked below */
@@ -526,6 +534,9 @@ parse_options(int argc, char **argv, mbm_options *o)
 			case OPT_RATE:
 				o->rate = parse_rate(optarg);
 				break;
+			case OPT_WINDOW_STOP:
+				o->window_stop = true;
+				break;
 			case OPT_HELP:
 			case 'h':
 				usage(stdout);
@@ -632,9 +643,9 @@ main(int argc, char **argv)
 	else if (strcmp(command, "suite") == 0)
 	{
 		/* the suite's runs last --read-time, --write-time and --insert-time */
-		if (o.event_limit > 0)
-			bad_input("%s", "--events is for run: a suite's runs last --read-time,"
-					  " --write-time and --insert-time");
+		if (o.event_limit > 0 || o.warmup_events > 0 || o.window_stop)
+			bad_input("%s", "--events, --warmup-events and --window-stop are for run: a suite's"
+					  " runs last --read-time, --write-time and --insert-time");
 		if (o.workloads)
 		{
 			char	   *copy = strdup(o.workloads);

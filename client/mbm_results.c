@@ -212,6 +212,7 @@ add_run_options(row *rw, const mbm_options *o, const mbm_result *r)
 	add(rw, "ps_mode", o->ps_disable ? "disable" : "auto", false);
 	add_number(rw, "rate", o->rate, o->rate == 0);
 	add_int(rw, "event_limit", (long long) o->event_limit, o->event_limit == 0);
+	add_int(rw, "warmup_events", (long long) o->warmup_events, o->warmup_events == 0);
 	add_int(rw, "reconnect", o->reconnect, o->reconnect == 0);
 	add_int(rw, "sessions", (long long) r->sessions, false);
 	add(rw, "ignored_errors", o->n_ignored > 0 ? o->ignored_text : NULL, false);
@@ -262,7 +263,8 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	add(rw, "rand_type", mb_rand_type_name(o->rand_type), false);
 	add_int(rw, "seed", (long long) o->seed, !o->seeded);
 	add_number(rw, "seconds", o->time_s, false);
-	add_number(rw, "warmup", o->warmup_s, false);
+	/* a warm-up of events took no seconds of its own */
+	add_number(rw, "warmup", o->warmup_events > 0 ? 0 : o->warmup_s, false);
 	add_time(rw, "started_at", r->started_at);
 	add_time(rw, "ended_at", r->ended_at);
 	add_number(rw, "elapsed_seconds", r->elapsed_s, false);

@@ -35,9 +35,13 @@
  * written in; --rate paces each client on a Poisson schedule of its own
  * (mb_pacer.h), its latency taken from the scheduled start; --events ends
  * the window once that many measured events have been claimed from a
- * shared counter (and finished); --reconnect makes each client close its
- * connection and open a new one every N events, the cost landing in the
- * next event's latency.
+ * shared counter (and finished), --warmup-events the warm-up the same way;
+ * --reconnect makes each client close its connection and open a new one
+ * every N events, the cost landing in the next event's latency.
+ * --window-stop stops the whole process (SIGSTOP) at the two moments the
+ * snapshots are taken, after the start one and before the end one, so that
+ * a parent can mark the window on the server while nothing runs (microbench
+ * compare zeroes and dumps a MariaDB's callgrind counts there).
  *
  * A run that stops early is never recorded: on SIGINT or SIGTERM the main
  * thread moves the clients to PHASE_STOP, prints what the measured window
@@ -520,6 +524,14 @@ run_events(mbm_client *c, mbm_conn **conn, mbm_plans *plans, mb_bind_ctx *bind,
 		start = mb_loop_event_start(o->rate > 0 ? scheduled : 0, reconnect_started,
 									mbm_now_ns());
 		reconnect_started = 0;
+		if (phase == PHASE_WARMUP && o->warmup_events > 0 &&
+			!mb_loop_claim_granted(o->warmup_events, atomic_fetch_add(c->claimed, 1)))
+		{
+			/* the warm-up's events are taken: idle until the main thread pauses */
+			while (atomic_load(c->phase) == PHASE_WARMUP)
+				sleep_ns(1000000);
+			continue;
+		}
 		if (phase == PHASE_MEASURE && o->event_limit > 0 &&
 			!mb_loop_claim_granted(o->event_limit, atomic_fetch_add(c->claimed, 1)))
 		{
@@ -1078,6 +1090,7 @@ run_announce(const mbm_run_state *rs)
 {
 	const mbm_options *o = rs->o;
 	char		window[128];
+	char		warmup[64];
 	char		driven[256] = "";
 	size_t		len = 0;
 
@@ -1095,9 +1108,13 @@ run_announce(const mbm_run_state *rs)
 	if (o->reconnect > 0)
 		len += (size_t) snprintf(driven + len, sizeof(driven) - len,
 								 ", reconnect every %d events", o->reconnect);
-	printf("%s %s: %s on %s %s, %d thread(s)%s, %s measured after %.0fs warm-up\n\n",
+	if (o->warmup_events > 0)
+		snprintf(warmup, sizeof(warmup), "%lld warm-up events", (long long) o->warmup_events);
+	else
+		snprintf(warmup, sizeof(warmup), "%.0fs warm-up", o->warmup_s);
+	printf("%s %s: %s on %s %s, %d thread(s)%s, %s measured after %s\n\n",
 		   mbm_progname, MBM_VERSION, rs->w->name, rs->r->server.dbms, rs->r->server.version,
-		   rs->n, driven, window, o->warmup_s);
+		   rs->n, driven, window, warmup);
 	fflush(stdout);
 }
 
@@ -1173,10 +1190,12 @@ run_measure(mbm_run_state *rs)
 
 	if (!ended(rs))
 		rs->r->canary_before_us = mb_canary_run_us();
-	if (!ended(rs) && o->warmup_s > 0)
+	if (!ended(rs) && (o->warmup_s > 0 || o->warmup_events > 0))
 	{
+		/* --warmup-events: exactly that many, claimed as the window's are */
 		atomic_store(rs->phase, PHASE_WARMUP);
-		note_phase_end(rs, run_phase(clients, rs->n, o->warmup_s, 0, rs->claimed, 0, NULL),
+		note_phase_end(rs, run_phase(clients, rs->n, o->warmup_events > 0 ? 0 : o->warmup_s, 0,
+									 rs->claimed, o->warmup_events, NULL),
 					   PHASE_WARMUP);
 		/* the clients finish their events and pause for the snapshot */
 		if (!ended(rs))
@@ -1185,10 +1204,14 @@ run_measure(mbm_run_state *rs)
 			if (!wait_clients_idle(clients, rs->n, CLIENT_PAUSED))
 				note_phase_end(rs, failed_client(clients, rs->n) >= 0 ? -1 : 1, PHASE_WARMUP);
 		}
+		atomic_store(rs->claimed, 0);
 	}
 	if (!ended(rs))
 	{
 		mbm_cost_take(&rs->probe, &rs->cost_start, true);
+		/* every client idle and the monitor's reads done: the parent opens its window */
+		if (o->window_stop)
+			raise(SIGSTOP);
 		rs->window_start = mbm_now_ns();
 		rs->r->started_at = wall_clock_s();
 		mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,
@@ -1205,6 +1228,9 @@ run_measure(mbm_run_state *rs)
 	/* the window's end: every last event done, no statement closed yet */
 	if (!ended(rs) && wait_clients_idle(clients, rs->started, CLIENT_STOPPED))
 	{
+		/* ... and closes it before the monitor reads anything */
+		if (o->window_stop)
+			raise(SIGSTOP);
 		mbm_cost_take(&rs->probe, &rs->cost_end, false);
 		rs->window_costs = true;
 		/* the threads are idle but alive: the last second's CPU times */
