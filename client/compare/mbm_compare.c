@@ -30,7 +30,6 @@
  */
 #include "mbm.h"
 #include "mbm_compare.h"
-#include "mbm_count.h"
 #include "mbm_finish.h"
 #include "mbm_pgserver.h"
 #include "mbm_proc.h"
@@ -94,14 +93,14 @@ set_up(void)
 	int			i;
 
 	for (i = 0; i < rq.nbuilds; i++)
-		if (mbm_setup_extension(&rq.builds[i], err, sizeof(err)) != 0)
+		if (mbm_setup_extension(&rq.builds[i], rq.harness, err, sizeof(err)) != 0)
 		{
 			say("%s", err);
 			mbm_finish("the extension could not be built", MBM_EXIT_FAILED);
 		}
 	/* a MariaDB comparison's results database needs the extension's report functions */
 	if (rq.nbuilds == 0 && rq.results_db == NULL &&
-		mbm_setup_extension(&rq.results_pg, err, sizeof(err)) != 0)
+		mbm_setup_extension(&rq.results_pg, &rq.results_pg, err, sizeof(err)) != 0)
 	{
 		say("%s", err);
 		mbm_finish("the extension could not be built", MBM_EXIT_FAILED);
@@ -125,7 +124,6 @@ int
 mbm_compare_main(int argc, char **argv)
 {
 	int			i;
-	char		err[1024];
 	time_t		now = time(NULL);
 
 	mbm_progname = "microbench compare";
@@ -164,12 +162,6 @@ mbm_compare_main(int argc, char **argv)
 		   rq.nworkloads, rq.nall, progress.pristine_bytes / 1048576.0, progress.pristine_s,
 		   rq.cpus);
 	fflush(stdout);
-	if (rq.counted && mbm_count_probe(err, sizeof(err)) != 0)
-	{
-		say("the probe under valgrind: %s", err);
-		mbm_stop_if_signalled();
-		mbm_finish("the probe under valgrind failed", MBM_EXIT_FAILED);
-	}
 	mbm_rounds_run();
 	mbm_finish("done", progress.failed_runs > 0 ? MBM_EXIT_FAILED : MBM_EXIT_OK);
 }

@@ -7,15 +7,19 @@
  * order against what the objects use and the sources include):
  *   mbm_compare.c   the command: the request, what is made once, the rounds
  *   mbm_rounds.c    the schedule, and the rounds until every cell is decided
+ *   mbm_count_round.c  a round's counted runs: a start under valgrind a
+ *                   build for its reads, one a write
  *   mbm_turns.c     --turns: runs taking turns on servers up side by side
- *   mbm_run_one.c   one run on a fresh server start
+ *   mbm_run_one.c   one timed run on a fresh server start
  *   mbm_finish.c    every way out
  *   mbm_reports.c   the reports and the manifest
  *   mbm_request.c   the request and its checks
- *   mbm_count.c     counted runs: the server under valgrind
+ *   mbm_count.c     a counted run on a server up under valgrind: the
+ *                   instructions of its window
  *   mbm_setup.c     what is made once: the extension, the results database,
  *                   the pristine data
  *   mbm_measure.c   one measurement on a server that is up
+ *   mbm_callgrind.c a dump of valgrind's callgrind, read
  *   mbm_machine.c   whether the machine was quiet
  *   mbm_labels.c    the labels as the reports name them
  *   mbm_state.c     what the steps above share: the limits, the builds, the

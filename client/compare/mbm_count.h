@@ -1,6 +1,6 @@
 /*
- * mbm_count.h — counted runs (mbm_count.c): the server under valgrind,
- * the instructions of a query.
+ * mbm_count.h — counted runs on a server up under valgrind's callgrind
+ * (mbm_count.c): the instructions of the measured window, nothing else.
  */
 #ifndef MBM_COUNT_H
 #define MBM_COUNT_H
@@ -8,20 +8,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mbm_measure.h"
 #include "mbm_state.h"
 
 /* valgrind (and for MariaDB callgrind_control) on PATH: 0, or -1 with a one-line reason. */
 extern int	mbm_count_tools(bool mariadb, char *err, size_t errlen);
-/* What counts a Postgres's (pg) or a MariaDB's runs: "cachegrind 3.19.0". */
-extern const char *mbm_count_counter(bool pg);
-/* The command to start a counted run's server under, its count directory made anew. */
+/* What counts: "callgrind 3.19.0". */
+extern const char *mbm_count_counter(void);
+/* The seed of round's counted runs: --seed + round, for every build alike. */
+extern long long mbm_count_seed(int round);
+/* The events every counted run warms up with before its window, on its own connection. */
+extern long long mbm_count_warmup_events(void);
+/* The command to start a counted server under (pg: a Postgres), its count directory made anew. */
 extern char *const *mbm_count_wrapper(bool pg);
-/* Each workload's rate under valgrind on the first build of each DBMS: the events of its passes. */
-extern int	mbm_count_probe(char *err, size_t errlen);
-/* A counted run of workload w on ab's server, up: its row (a JSON line) into *line. */
-extern mbm_run_outcome mbm_count_run(const mbm_any_build *ab, const char *workload, int w,
-									 int round, char **line, char *err, size_t errlen);
-/* The event counts of the two counted passes of a cell (family 0 Postgres, 1 MariaDB/MySQL). */
-extern void mbm_count_events(int family, int w, long long *n1, long long *n2);
+/*
+ * A counted server just started (ab's, pgs or mys by its family), made
+ * ready: every block of the tables and indexes read into its buffers, and
+ * a MariaDB's instrumentation on.  0, or -1 with err set.
+ */
+extern int	mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs,
+							const mbm_myserver *mys, char *err, size_t errlen);
+/*
+ * A counted run of workload on ab's server, ready: lim's window (seed,
+ * warm-up events, events or seconds, a checkpoint first), its row with the
+ * window's instructions into *line (malloc'ed).
+ */
+extern mbm_run_outcome mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs,
+										 const mbm_myserver *mys, const char *workload, int round,
+										 const mbm_limits *lim, char **line, char *err,
+										 size_t errlen);
+/* A counted server that did not start: what valgrind's log says of why, added to err. */
+extern void mbm_count_explain_start(const char *log, char *err, size_t errlen);
 
 #endif							/* MBM_COUNT_H */

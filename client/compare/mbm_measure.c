@@ -33,9 +33,15 @@ mbm_json_number(const char *line, const char *key, double def)
 	return strtod(p, NULL);
 }
 
-/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
+/*
+ * This program as a client of srv, `microbench --db-driver=mysql ... extra`:
+ * 0 or -1.  Each time it stops itself (--window-stop), mark(nth stop, arg)
+ * before it goes on.
+ */
 int
-mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, char *err, size_t errlen)
+mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
+			  int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
+			  char *err, size_t errlen)
 {
 	char		sock[200],
 				user[96],
@@ -63,7 +69,7 @@ mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra, cha
 		argv[n++] = (char *) extra[i];
 	argv[n] = NULL;
 	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
-	return mbm_proc_run(argv, &how, err, errlen);
+	return mbm_proc_run_stopping(argv, &how, mark, mark_arg, err, errlen);
 }
 
 /* One run on Postgres server srv, up: bench_run() in it; its row as JSON into *line. */
@@ -78,12 +84,14 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 				clients[16],
 				tables[16],
 				round_text[16],
-				seed[32];
-	const char *params[9];
+				seed[32],
+				warmup_events[32];
+	const char *params[12];
 	const char *sql = "SELECT (to_jsonb(r) - 'run_id')::text"
 		" FROM bench_run($1, seconds => $2::float8, warmup => $3::float8, clients => $4::int,"
 		" tables => $5::int, label => $6, phase => 'post', round => $7::int, events => $8::bigint,"
-		" seed => $9::bigint) r";
+		" seed => $9::bigint, warmup_events => $10::bigint, count_window => $11::boolean,"
+		" checkpoint => $12::boolean) r";
 	PGconn	   *conn;
 	PGresult   *res;
 	PGcancel   *cancel;
@@ -95,7 +103,8 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 	snprintf(clients, sizeof(clients), "%d", rq.clients);
 	snprintf(tables, sizeof(tables), "%d", rq.tables);
 	snprintf(round_text, sizeof(round_text), "%d", round);
-	snprintf(seed, sizeof(seed), "%lld", rq.seed);
+	snprintf(seed, sizeof(seed), "%lld", lim->seed);
+	snprintf(warmup_events, sizeof(warmup_events), "%lld", lim->warmup_events);
 	params[0] = workload;
 	params[1] = seconds;
 	params[2] = warmup;
@@ -106,12 +115,15 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 	/* a timed run as before: no event limit, the server's own seed */
 	params[7] = lim->events > 0 ? events : NULL;
 	params[8] = lim->counted ? seed : NULL;
+	params[9] = lim->counted && lim->warmup_events > 0 ? warmup_events : NULL;
+	params[10] = lim->counted ? "true" : "false";
+	params[11] = lim->checkpoint ? "true" : "false";
 	conn = mbm_pg_connect(srv, "microbench", err, errlen);
 	if (conn == NULL)
 		return RUN_FAILED;
 	cancel = PQgetCancel(conn);
 	mbm_proc_set_cancel(cancel);
-	res = mbm_proc_stop_signal() ? NULL : PQexecParams(conn, sql, 9, NULL, params, NULL, NULL, 0);
+	res = mbm_proc_stop_signal() ? NULL : PQexecParams(conn, sql, 12, NULL, params, NULL, NULL, 0);
 	mbm_proc_set_cancel(NULL);
 	PQfreeCancel(cancel);
 	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
@@ -142,12 +154,13 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 				warmup[48],
 				events[48],
 				seed[48],
+				warmup_events[48],
 				label[128],
 				round_text[32],
 				instance_text[200],
 				file[200],
 				results_file[220];
-	const char *extra[14];
+	const char *extra[16];
 	int			n = 0;
 	FILE	   *f;
 	char		buf[65536];
@@ -156,21 +169,22 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 	snprintf(time_s, sizeof(time_s), "--time=%g", lim->seconds);
 	snprintf(warmup, sizeof(warmup), "--warmup-time=%g", lim->warmup);
 	snprintf(events, sizeof(events), "--events=%lld", lim->events);
-	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
+	snprintf(seed, sizeof(seed), "--rand-seed=%lld", lim->seed);
+	snprintf(warmup_events, sizeof(warmup_events), "--warmup-events=%lld", lim->warmup_events);
 	snprintf(label, sizeof(label), "--label=%s", b->label);
 	snprintf(round_text, sizeof(round_text), "--round=%d", round);
 	snprintf(file, sizeof(file), "%s/run.jsonl", progress.workdir);
 	snprintf(results_file, sizeof(results_file), "--results-file=%s", file);
 	extra[n++] = threads;
 	extra[n++] = time_s;
-	extra[n++] = warmup;
+	extra[n++] = lim->counted && lim->warmup_events > 0 ? warmup_events : warmup;
 	if (lim->events > 0)
 		extra[n++] = events;
 	if (lim->counted)
 	{
 		extra[n++] = seed;
-		/* no status or fingerprint reads: the server does the client's work alone */
-		extra[n++] = "--server-status=off";
+		/* the client stops at the window's ends, for lim->mark to mark them */
+		extra[n++] = "--window-stop";
 	}
 	extra[n++] = label;
 	extra[n++] = "--phase=post";
@@ -184,7 +198,7 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 	extra[n++] = "run";
 	extra[n++] = workload;
 	unlink(file);
-	if (mbm_my_client(srv, extra, n, err, errlen) != 0)
+	if (mbm_my_client(srv, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen) != 0)
 	{
 		snprintf(err + strlen(err), errlen - strlen(err), " (%s/client.log)", progress.logdir);
 		return RUN_FAILED;

@@ -10,13 +10,24 @@
 
 #include "mbm_state.h"
 
-/* What ends a measurement: a timed run's window, or a counted pass's events. */
+/* What a run is asked: a timed run its seconds and warm-up; a counted one its window. */
 typedef struct mbm_limits
 {
-	double		seconds;		/* the window */
+	double		seconds;		/* the window (0 with events: no time limit) */
 	double		warmup;
 	long long	events;			/* > 0: the window ends after this many */
-	bool		counted;		/* a counted pass: --seed's sequence; the server does the client's work alone */
+	bool		counted;		/* a counted run: the window marked for callgrind, what follows */
+	long long	seed;			/* its key sequence */
+	long long	warmup_events;	/* its warm-up, in events */
+	bool		checkpoint;		/* Postgres: a checkpoint right before its window */
+
+	/*
+	 * MariaDB/MySQL: called with the client stopped and every connection
+	 * idle as the window opens (edge 1) and closes (edge 2), to mark it on
+	 * the server; 0, or -1 with err set to give up the run
+	 */
+	int			(*mark) (int edge, void *arg, char *err, size_t errlen);
+	void	   *mark_arg;
 } mbm_limits;
 
 /* bench_run() in Postgres srv, or this program's mysql driver against srv: the row into *line. */
@@ -27,8 +38,13 @@ extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *insta
 									  char **line, char *err, size_t errlen);
 /* A number in a run's JSON line ("key": value, or the first of an array), or def. */
 extern double mbm_json_number(const char *line, const char *key, double def);
-/* This program as a client of srv, `microbench --db-driver=mysql ... extra`: 0 or -1. */
+/*
+ * This program as a client of srv, `microbench --db-driver=mysql ... extra`:
+ * 0 or -1.  mark (NULL: none) is called each time the client stops itself
+ * (--window-stop), with the stop's number, before it goes on.
+ */
 extern int	mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
-						  char *err, size_t errlen);
+						  int (*mark) (int edge, void *arg, char *err, size_t errlen),
+						  void *mark_arg, char *err, size_t errlen);
 
 #endif							/* MBM_MEASURE_H */

@@ -35,6 +35,7 @@ typedef struct mbm_myserver
 	char		sock[128];
 	pid_t		pid;
 	char		log[1024];
+	char		command[4096];	/* how it was started, as a shell would run it */
 } mbm_myserver;
 
 struct mbm_options;

@@ -171,6 +171,7 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 	argv[n] = NULL;
 	if (!pristine)
 		n = mbm_proc_wrap(mbm_pg.wrapper, argv, n, 63);
+	mbm_proc_command_line(argv, s->command, sizeof(s->command));
 	if ((s->pid = mbm_proc_server(argv, mbm_pg.owner, mbm_pg.cpus, s->log, err, errlen)) == 0)
 		return -1;
 	conninfo(s, "postgres", ci, sizeof(ci));

@@ -33,6 +33,7 @@ typedef struct mbm_pgserver
 	int			port;
 	pid_t		pid;			/* the postmaster; 0: not running */
 	char		log[1024];
+	char		command[4096];	/* how it was started, as a shell would run it */
 } mbm_pgserver;
 
 /* What every server gets (the work directory, CPUs, clients); set once. */

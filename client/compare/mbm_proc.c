@@ -250,17 +250,40 @@ mbm_proc_server(char *const argv[], const char *user, const char *cpus, const ch
 	return pid < 0 ? 0 : pid;
 }
 
-int
-mbm_proc_wait(pid_t pid, double timeout_s, int *status)
+/*
+ * Wait for pid to end, as mbm_proc_wait does; with at_stop, each time it
+ * stops itself at_stop(the stop's number, arg) first, then SIGCONT.  A
+ * failed at_stop kills its group: -1 with err set.
+ */
+static int
+wait_child(pid_t pid, double timeout_s, int *status,
+		   int (*at_stop) (int nth, void *arg, char *err, size_t errlen), void *arg,
+		   char *err, size_t errlen)
 {
 	uint64_t	deadline = timeout_s > 0 ? mbm_now_ns() + (uint64_t) (timeout_s * 1e9) : 0;
+	int			stops = 0;
+	int			st;
 
 	for (;;)
 	{
-		pid_t		r = waitpid(pid, status, WNOHANG);
+		pid_t		r = waitpid(pid, &st, WNOHANG | (at_stop ? WUNTRACED : 0));
 
+		if (r == pid && WIFSTOPPED(st))
+		{
+			if (at_stop(++stops, arg, err, errlen) != 0)
+			{
+				kill(-pid, SIGKILL);
+				waitpid(pid, &st, 0);
+				forget(pid);
+				return -1;
+			}
+			kill(pid, SIGCONT);
+			continue;
+		}
 		if (r == pid || (r < 0 && errno == ECHILD))
 		{
+			if (status)
+				*status = st;
 			forget(pid);
 			return 0;
 		}
@@ -269,8 +292,10 @@ mbm_proc_wait(pid_t pid, double timeout_s, int *status)
 		if (timeout_s == 0 && mbm_proc_stop_signal() != 0)
 		{
 			kill(-pid, SIGKILL);
-			waitpid(pid, status, 0);
+			waitpid(pid, &st, 0);
 			forget(pid);
+			if (err)
+				snprintf(err, errlen, "interrupted");
 			return -1;
 		}
 		usleep(5000);
@@ -278,16 +303,26 @@ mbm_proc_wait(pid_t pid, double timeout_s, int *status)
 }
 
 int
-mbm_proc_run(char *const argv[], const mbm_spawn *how, char *err, size_t errlen)
+mbm_proc_wait(pid_t pid, double timeout_s, int *status)
+{
+	return wait_child(pid, timeout_s, status, NULL, NULL, NULL, 0);
+}
+
+int
+mbm_proc_run_stopping(char *const argv[], const mbm_spawn *how,
+					  int (*at_stop) (int nth, void *arg, char *err, size_t errlen), void *arg,
+					  char *err, size_t errlen)
 {
 	int			status = 0;
 	pid_t		pid = mbm_proc_start(argv, how, err, errlen);
 
 	if (pid < 0)
 		return -1;
-	if (mbm_proc_wait(pid, 0, &status) != 0)
+	err[0] = '\0';
+	if (wait_child(pid, 0, &status, at_stop, arg, err, errlen) != 0)
 	{
-		snprintf(err, errlen, "%s stopped: interrupted", argv[0]);
+		if (err[0] == '\0' || strcmp(err, "interrupted") == 0)
+			snprintf(err, errlen, "%s stopped: interrupted", argv[0]);
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -298,6 +333,12 @@ mbm_proc_run(char *const argv[], const mbm_spawn *how, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int
+mbm_proc_run(char *const argv[], const mbm_spawn *how, char *err, size_t errlen)
+{
+	return mbm_proc_run_stopping(argv, how, NULL, NULL, err, errlen);
 }
 
 int
@@ -470,4 +511,52 @@ mbm_proc_wrap(char *const *wrapper, char **argv, int n, int max)
 	for (i = 0; i < k; i++)
 		argv[i] = wrapper[i];
 	return n + k;
+}
+
+/* text appended to out (of len bytes, *used of them taken), as much as fits */
+static void
+append(char *out, size_t len, size_t *used, const char *text)
+{
+	size_t		n = strlen(text);
+
+	if (*used + 1 >= len)
+		return;
+	if (n > len - 1 - *used)
+		n = len - 1 - *used;
+	memcpy(out + *used, text, n);
+	*used += n;
+	out[*used] = '\0';
+}
+
+void
+mbm_proc_command_line(char *const argv[], char *out, size_t len)
+{
+	static const char plain_chars[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:%@";
+	size_t		used = 0;
+	int			i;
+
+	out[0] = '\0';
+	for (i = 0; argv[i] != NULL; i++)
+	{
+		const char *a = argv[i];
+		const char *p;
+
+		if (i > 0)
+			append(out, len, &used, " ");
+		if (a[0] != '\0' && strspn(a, plain_chars) == strlen(a))
+		{
+			append(out, len, &used, a);
+			continue;
+		}
+		/* single quotes, a quote inside as '\'' */
+		append(out, len, &used, "'");
+		for (p = a; *p; p++)
+		{
+			char		c[2] = {*p, '\0'};
+
+			append(out, len, &used, *p == '\'' ? "'\\''" : c);
+		}
+		append(out, len, &used, "'");
+	}
 }

@@ -47,6 +47,14 @@ extern pid_t mbm_proc_server(char *const argv[], const char *user, const char *c
 extern int	mbm_proc_wait(pid_t pid, double timeout_s, int *status);
 /* Run a command to its end: 0 when it exited 0, else -1 with err set. */
 extern int	mbm_proc_run(char *const argv[], const mbm_spawn *how, char *err, size_t errlen);
+/*
+ * The same for a command that stops itself (SIGSTOP) at moments the runner
+ * acts on: at_stop(the stop's number, from 1, arg) each time, then SIGCONT;
+ * a failed at_stop (-1, err set) ends the command.
+ */
+extern int	mbm_proc_run_stopping(char *const argv[], const mbm_spawn *how,
+								  int (*at_stop) (int nth, void *arg, char *err, size_t errlen),
+								  void *arg, char *err, size_t errlen);
 /* Run argv (a path) and take the first line of its output into out: 0 or -1. */
 extern int	mbm_proc_output(char *const argv[], char *out, size_t outlen);
 /*
@@ -84,6 +92,8 @@ extern int	mbm_proc_chown(const char *path, const char *user);
 /* Copy a stopped data directory as user (a reflink where the file system can): 0 or -1. */
 extern int	mbm_proc_copy(const char *from, const char *to, const char *user, char *err,
 						  size_t errlen);
+/* argv as one line a shell would run as it is (arguments quoted where they need it) into out. */
+extern void mbm_proc_command_line(char *const argv[], char *out, size_t len);
 /* Remove a directory tree; 0 or -1. */
 extern int	mbm_proc_remove_tree(const char *path);
 

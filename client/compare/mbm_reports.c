@@ -186,7 +186,8 @@ json_pair(FILE *f, const char *key, const char *value, bool last)
 
 /*
  * The manifest's "metric" and, for counted runs, "counted": the counter,
- * the threshold, and the two passes' event counts of every cell.
+ * the threshold, the harness, each round's seed, the warm-up, and the
+ * events of every cell's window.
  */
 static void
 write_counting(FILE *f)
@@ -199,25 +200,34 @@ write_counting(FILE *f)
 	if (!rq.counted)
 		return;
 	fprintf(f, "  \"counted\": {");
-	json_pair(f, "postgres", rq.nbuilds ? mbm_count_counter(true) : NULL, false);
-	json_pair(f, "mariadb_mysql", rq.nmy ? mbm_count_counter(false) : NULL, false);
-	fprintf(f, "\"threshold\": %g, \"cache_sim\": %s, \"passes\": [", rq.count_threshold,
-			rq.cache_sim ? "true" : "false");
+	json_pair(f, "counter", mbm_count_counter(), false);
+	fprintf(f, "\"threshold\": %g, \"cache_sim\": %s, \"seed_of_round_1\": %lld,"
+			" \"seeds\": \"round r: --seed + r, every build alike\", \"warmup_events\": %lld,"
+			" \"windows\": [", rq.count_threshold, rq.cache_sim ? "true" : "false",
+			mbm_count_seed(1), mbm_count_warmup_events());
 	for (family = 0; family < 2; family++)
 		for (w = 0; w < rq.nworkloads; w++)
 		{
-			long long	n1,
-						n2;
-
-			mbm_count_events(family, w, &n1, &n2);
-			if (n1 == 0)
+			if (progress.count_events[family][w] == 0)
 				continue;
 			fprintf(f, "%s\n    {", first ? "" : ",");
 			json_pair(f, "dbms", family == 0 ? "postgres" : rq.my[0].kind, false);
 			json_pair(f, "workload", rq.workloads[w], false);
-			fprintf(f, "\"events\": [%lld, %lld]}", n1, n2);
+			fprintf(f, "\"events\": %lld}", progress.count_events[family][w]);
 			first = false;
 		}
+	/* what a count by hand repeats (docs/compare.md): a count depends on the server's command line */
+	fprintf(f, "\n  ], \"servers\": [");
+	for (w = 0, first = true; w < rq.nall; w++)
+	{
+		if (progress.counted_command[w][0] == '\0')
+			continue;
+		fprintf(f, "%s\n    {", first ? "" : ",");
+		json_pair(f, "label", rq.all[w].label, false);
+		json_pair(f, "command", progress.counted_command[w], true);
+		fprintf(f, "}");
+		first = false;
+	}
 	fprintf(f, "\n  ]},\n");
 }
 

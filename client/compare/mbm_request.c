@@ -40,8 +40,7 @@ usage(void)
 		   "                        of each DBMS has the base label too\n"
 		   "  --set [LABEL:]NAME=VALUE  a server setting, for every build or one\n"
 		   "  --workloads A,B,...   these workloads [every one, in the suite's order]\n"
-		   "  --rounds N            rounds of every cell before only undecided ones go on [3;\n"
-		   "                        with --metric instructions alone 2]\n"
+		   "  --rounds N            rounds of every cell before only undecided ones go on [3]\n"
 		   "  --max-minutes M       no run pair begins that would not end within M minutes\n"
 		   "                        [60]; 0: exactly --rounds rounds\n"
 		   "  --seconds S           measured seconds per run [10]\n"
@@ -61,6 +60,9 @@ usage(void)
 		   "  --count-threshold T   the same for instructions with --metric both [0.005]\n"
 		   "  --cache-sim           counted runs simulate the caches too: I1, D1 and LL misses\n"
 		   "                        and estimated cycles per query (report-cycles.*)\n"
+		   "  --harness LABEL       the --pg build whose compiler and flags build the\n"
+		   "                        extension (the in-server harness) for every build [the\n"
+		   "                        first --pg build]\n"
 		   "  --confidence C        of the report's intervals [0.95]\n"
 		   "  --cpus LIST           CPUs the servers run on (the runner takes the others) [0]\n"
 		   "  --wait-quiet[=M]      before the first round, wait up to M minutes [10] for a\n"
@@ -307,7 +309,7 @@ static void take_precision(const char *text);
 
 /* The options that name a build or give a value, defaults set first; then what is left over. */
 static void
-take_options(int argc, char **argv, const char **workloads, bool *suite)
+take_options(int argc, char **argv, const char **workloads, bool *suite, const char **harness)
 {
 	static const struct option opts[] = {
 		{"pg", required_argument, NULL, 'p'}, {"mariadb", required_argument, NULL, 'M'},
@@ -326,6 +328,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
+		{"harness", required_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -377,6 +380,9 @@ take_options(int argc, char **argv, const char **workloads, bool *suite)
 				break;
 			case 'c':
 				rq.cache_sim = true;
+				break;
+			case 'H':
+				*harness = optarg;
 				break;
 			case 'q':
 				rq.wait_quiet = 10;
@@ -468,6 +474,27 @@ check_builds(void)
 			refuse("%s", err);
 	}
 	check_module_dirs();
+}
+
+/*
+ * --harness LABEL: the Postgres build whose compiler and flags build the
+ * extension for every build, so that the in-server harness is the same code
+ * in each (default: the first --pg build).
+ */
+static void
+choose_harness(const char *label)
+{
+	int			i;
+
+	rq.harness = rq.nbuilds > 0 ? &rq.builds[0] : NULL;
+	if (label == NULL)
+		return;
+	for (i = 0; i < rq.nbuilds; i++)
+		if (strcmp(rq.builds[i].label, label) == 0)
+			rq.harness = &rq.builds[i];
+	if (rq.nbuilds == 0 || strcmp(rq.harness->label, label) != 0)
+		refuse("--harness %s: no --pg build is labelled so (the harness is built with a Postgres"
+			   " build's compiler and flags)", label);
 }
 
 /* The results database's Postgres: the first build's, or pg_config's on PATH. */
@@ -567,8 +594,8 @@ check_out(void)
 
 /*
  * What --metric asks: the defaults that depend on it (a counted comparison
- * alone takes --threshold for its instructions and two rounds, since its
- * replicates hardly differ), and what counting needs: valgrind, one client
+ * alone takes --threshold for its instructions), and what counting needs:
+ * valgrind, one client
  * (the work of several depends on how they interleave in time), and for a
  * MariaDB whether it must be told its pool's maximum.
  */
@@ -583,7 +610,7 @@ check_metric(bool threshold_given)
 	if (rq.threshold < 0)
 		rq.threshold = 0.02;
 	if (rq.rounds == 0)
-		rq.rounds = rq.timed ? 3 : 2;
+		rq.rounds = 3;
 	if (rq.cache_sim && !rq.counted)
 		refuse("--cache-sim simulates the caches of counted runs: give --metric instructions or both too");
 	if (!rq.counted)
@@ -602,10 +629,12 @@ void
 mbm_request_parse(int argc, char **argv)
 {
 	const char *workloads = "";
+	const char *harness = NULL;
 	bool		suite = false;
 
-	take_options(argc, argv, &workloads, &suite);
+	take_options(argc, argv, &workloads, &suite, &harness);
 	check_builds();
+	choose_harness(harness);
 	check_metric(rq.threshold >= 0);
 	if (rq.results_db)
 		check_results_db();

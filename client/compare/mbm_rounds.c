@@ -6,6 +6,7 @@
  */
 #include "mbm.h"
 #include "mbm_rounds.h"
+#include "mbm_count_round.h"
 #include "mbm_finish.h"
 #include "mbm_labels.h"
 #include "mbm_machine.h"
@@ -116,28 +117,32 @@ runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w,
 }
 
 /*
- * One round: for each workload with a cell to run, the builds take turns,
- * A B then B A, the order turning from one step and round to the next;
- * the timed runs first, then the counted ones.  With --turns, a DBMS's
- * builds run a read's timed runs as turns on servers up side by side
- * (mbm_turns.c).  False when the budget ran out before the round ended.
+ * One round: for each workload with a timed cell to run, the builds take
+ * turns, A B then B A, the order turning from one step and round to the
+ * next; with --turns, a DBMS's builds run a read's timed runs as turns on
+ * servers up side by side (mbm_turns.c).  Then the counted cells, a start
+ * under valgrind a build for its reads and one a write
+ * (mbm_count_round.c).  False when the budget ran out before the round
+ * ended.
  */
 static bool
 run_round(int round, undecided_map undecided)
 {
+	bool		counted[2][64];
 	int			step = 0;
 	int			w,
-				k,
-				kind;
+				k;
 
 	for (w = 0; w < rq.nworkloads; w++)
 	{
+		const mbm_any_build *turns[2][MAX_BUILDS];
+		int			nturns[2] = {0, 0};
 		int			runs_here = 0;
+		int			family;
 
-		for (kind = 0; kind < 2; kind++)
-			for (k = 0; k < rq.nall; k++)
-				runs_here += runs_in_round(undecided, kind, &rq.all[k], w, round) *
-					(kind == 0 && takes_turns(w) ? rq.turns : 1);
+		for (k = 0; k < rq.nall; k++)
+			runs_here += runs_in_round(undecided, 0, &rq.all[k], w, round) *
+				(takes_turns(w) ? rq.turns : 1);
 		if (runs_here == 0)
 			continue;
 		step++;
@@ -149,42 +154,39 @@ run_round(int round, undecided_map undecided)
 				" rounds each undecided cell needs", rq.max_minutes, round);
 			return false;
 		}
-		for (kind = 0; kind < 2; kind++)
+		for (k = 0; k < rq.nall; k++)
 		{
-			const mbm_any_build *turns[2][MAX_BUILDS];
-			int			nturns[2] = {0, 0};
-			int			family;
+			const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
+			mbm_run_outcome outcome;
 
-			for (k = 0; k < rq.nall; k++)
+			if (!runs_in_round(undecided, 0, ab, w, round))
+				continue;
+			if (takes_turns(w))
 			{
-				const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
-				mbm_run_outcome outcome;
-
-				if (!runs_in_round(undecided, kind, ab, w, round))
-					continue;
-				if (kind == 0 && takes_turns(w))
-				{
-					family = ab->pg ? 0 : 1;
-					turns[family][nturns[family]++] = ab;
-					continue;
-				}
-				outcome = mbm_run_one(ab, rq.workloads[w], w, round, kind == 1);
-				mbm_stop_if_signalled();
-				if (outcome == RUN_BUILD_FAILED)
-					mbm_finish("a build failed", MBM_EXIT_FAILED);
+				family = ab->pg ? 0 : 1;
+				turns[family][nturns[family]++] = ab;
+				continue;
 			}
-			for (family = 0; family < 2; family++)
-			{
-				if (nturns[family] == 0)
-					continue;
-				if (mbm_turns_run(turns[family], nturns[family], rq.workloads[w], round) ==
-					RUN_BUILD_FAILED)
-					mbm_finish("a build failed", MBM_EXIT_FAILED);
-				mbm_stop_if_signalled();
-			}
+			outcome = mbm_run_one(ab, rq.workloads[w], round);
+			mbm_stop_if_signalled();
+			if (outcome == RUN_BUILD_FAILED)
+				mbm_finish("a build failed", MBM_EXIT_FAILED);
+		}
+		for (family = 0; family < 2; family++)
+		{
+			if (nturns[family] == 0)
+				continue;
+			if (mbm_turns_run(turns[family], nturns[family], rq.workloads[w], round) ==
+				RUN_BUILD_FAILED)
+				mbm_finish("a build failed", MBM_EXIT_FAILED);
+			mbm_stop_if_signalled();
 		}
 	}
-	return true;
+	memset(counted, 0, sizeof(counted));
+	for (k = 0; k < rq.nall; k++)
+		for (w = 0; w < rq.nworkloads; w++)
+			counted[rq.all[k].pg ? 0 : 1][w] |= runs_in_round(undecided, 1, &rq.all[k], w, round);
+	return !rq.counted || mbm_count_round(round, counted);
 }
 
 /* After a round: which cells of each metric are still undecided, and a line that says how many are. */

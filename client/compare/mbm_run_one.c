@@ -1,16 +1,14 @@
 /*
- * mbm_run_one.c — one run of microbench compare: a fresh copy of the
- * build's pristine data, a fresh start of its server pinned to the
- * measured CPUs (under valgrind for a counted run), the measurement
- * (mbm_measure.c; a counted run's passes, mbm_count.c), the server stopped
- * and the copy removed; the run's row kept in runs.jsonl and loaded into
+ * mbm_run_one.c — one timed run of microbench compare: a fresh copy of
+ * the build's pristine data, a fresh start of its server pinned to the
+ * measured CPUs, the measurement (mbm_measure.c), the server stopped and
+ * the copy removed; the run's row kept in runs.jsonl and loaded into
  * the results database at once, so nothing measured is lost.  A timed
  * run on a server that is up and the keeping of a run are shared with
  * the turns of mbm_turns.c.
  */
 #include "mbm.h"
 #include "mbm_run_one.h"
-#include "mbm_count.h"
 #include "mbm_machine.h"
 #include "mbm_measure.h"
 #include "mbm_myserver.h"
@@ -139,7 +137,7 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 			  char *err, size_t errlen)
 {
 	mbm_machine_reading *neighbours = mbm_machine_begin();
-	mbm_limits	timed = {rq.seconds, warmup, 0, false};
+	mbm_limits	timed = {.seconds = rq.seconds, .warmup = warmup};
 	mbm_run_outcome outcome;
 	char		note[768],
 				what[256];
@@ -192,12 +190,11 @@ mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys, con
 }
 
 /*
- * One run of build ab: a fresh copy of its pristine data, a fresh start
- * of its server (under valgrind when counted), the run, the server stopped
- * and the copy removed.
+ * One timed run of build ab: a fresh copy of its pristine data, a fresh
+ * start of its server, the run, the server stopped and the copy removed.
  */
 mbm_run_outcome
-mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, bool counted)
+mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 {
 	char		copy[1100];
 	char		err[1024] = "";
@@ -211,29 +208,18 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	char	   *line = NULL;
 	const char *log;
 	char		around[128];
-	int			started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
-	mbm_pg.wrapper = counted ? mbm_count_wrapper(ab->pg != NULL) : NULL;
-	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
-							&copy_s, &start_s, err, sizeof(err));
-	mbm_pg.wrapper = NULL;
-	if (started != 0)
+	if (mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
+					  &copy_s, &start_s, err, sizeof(err)) != 0)
 	{
 		say("%s", err);
 		return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 	}
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
 	t2 = mbm_now_ns();
-	if (counted)
-	{
-		outcome = mbm_count_run(ab, workload, w, round, &line, err, sizeof(err));
-		if (outcome != RUN_OK && mbm_proc_stop_signal())
-			outcome = RUN_STOPPED;
-	}
-	else
-		outcome = mbm_run_timed(ab, &run_pg_server, &run_my_server, NULL, workload, round, rq.warmup,
-								&line, err, sizeof(err));
+	outcome = mbm_run_timed(ab, &run_pg_server, &run_my_server, NULL, workload, round, rq.warmup,
+							&line, err, sizeof(err));
 	t3 = mbm_now_ns();
 	mbm_pg_stop(&run_pg_server);
 	mbm_my_stop(&run_my_server);
@@ -250,7 +236,7 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int w, int round, boo
 	{
 		snprintf(around, sizeof(around), "copy %.1f, start %.1f, stop %.1f s", copy_s, start_s,
 				 (t5 - t3) / 1e9);
-		mbm_run_keep(ab, workload, round, counted, outcome, line, err, log, (t3 - t2) / 1e9, around);
+		mbm_run_keep(ab, workload, round, false, outcome, line, err, log, (t3 - t2) / 1e9, around);
 	}
 	free(line);
 	return outcome;

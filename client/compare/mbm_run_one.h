@@ -1,7 +1,7 @@
 /*
- * mbm_run_one.h — one run of microbench compare (mbm_run_one.c), from the
- * copy of the pristine data to its removal; the timed run and its keeping
- * that the turns share.
+ * mbm_run_one.h — one timed run of microbench compare (mbm_run_one.c),
+ * from the copy of the pristine data to its removal; the start, the timed
+ * run and the keeping of a run that the turns and the counted runs share.
  */
 #ifndef MBM_RUN_ONE_H
 #define MBM_RUN_ONE_H
@@ -11,10 +11,9 @@
 
 #include "mbm_state.h"
 
-/* One run of workload (rq.workloads[w]) on ab in round, timed or counted: kept either way. */
-extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int w,
-								   int round, bool counted);
-/* The time one run takes from copy to removal: measured, else guessed. */
+/* One timed run of ab, on a fresh copy of its pristine data and a fresh start of its server. */
+extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload, int round);
+/* The time one timed run takes from copy to removal: measured, else guessed. */
 extern double mbm_run_estimate(void);
 /*
  * A fresh copy of ab's pristine data at copy, and ab's server started on

@@ -23,8 +23,9 @@
 #define MBM_SRC_DIR "."
 #endif
 
+/* A file's bytes, NUL-terminated, their number into *size (NULL: not wanted); NULL if unread. */
 static char *
-read_file(const char *path)
+read_file(const char *path, size_t *size)
 {
 	FILE	   *f = fopen(path, "r");
 	char	   *buf;
@@ -43,6 +44,8 @@ read_file(const char *path)
 	}
 	if (buf)
 		buf[n] = '\0';
+	if (size)
+		*size = (size_t) n;
 	fclose(f);
 	return buf;
 }
@@ -83,7 +86,7 @@ tree_install_script(void)
 	all = strdup(header);
 	for (i = 0; i < n; i++)
 	{
-		char	   *part = read_file(names[i]);
+		char	   *part = read_file(names[i], NULL);
 
 		if (part == NULL)
 		{
@@ -103,23 +106,64 @@ tree_install_script(void)
 }
 
 /*
- * The extension of this tree in build b: installed only when the installed
- * version's script differs from this tree's, or its library is missing.
+ * What the compiler cc says it is, as the extension records the compiler
+ * that built it (extension/mb_version.c): "gcc " and gcc's __VERSION__, or
+ * clang's own __VERSION__ ("Debian Clang 16.0.6").  "" when it cannot say.
+ */
+static void
+compiler_identity(const char *cc, char *out, size_t len)
+{
+	char	   *argv[] = {"/bin/sh", "-c",
+		"v=$($1 -dM -E -x c /dev/null) || exit 1;"
+		" ver=$(printf '%s\\n' \"$v\" | sed -n 's/^#define __VERSION__ \"\\(.*\\)\"$/\\1/p');"
+		" case \"$v\" in *'#define __clang__ '*) echo \"$ver\" ;; *) echo \"gcc $ver\" ;; esac",
+	"sh", (char *) cc, NULL};
+
+	if (mbm_proc_output(argv, out, len) != 0)
+		out[0] = '\0';
+}
+
+/* The compiler the extension's library at path was built with, as it records it; "" if none. */
+static void
+library_compiler(const char *path, char *out, size_t len)
+{
+	static const char marker[] = "microbench harness compiler: ";
+	size_t		size = 0;
+	char	   *bytes = read_file(path, &size);
+	char	   *at;
+
+	out[0] = '\0';
+	if (bytes == NULL)
+		return;
+	at = memmem(bytes, size, marker, sizeof(marker) - 1);
+	if (at)
+		snprintf(out, len, "%s", at + sizeof(marker) - 1);
+	free(bytes);
+}
+
+/*
+ * The extension of this tree in build b, its library built by the harness
+ * build's compiler with that build's flags (--harness), so that every
+ * build runs the same harness code: installed only when the installed
+ * version's script differs from this tree's, or its library is missing or
+ * was built by another compiler.
  */
 int
-mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen)
+mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err, size_t errlen)
 {
 	char		share[1024] = "",
 				lib[1024] = "";
 	char		path[2100];
 	char		version[32] = "";
+	char		wanted_cc[256],
+				built_cc[256];
 	char	   *control;
 	char	   *installed;
 	char	   *wanted = tree_install_script();
 	bool		up_to_date;
 
 	snprintf(path, sizeof(path), "%s/extension/microbench.control", MBM_SRC_DIR);
-	if (wanted == NULL || (control = read_file(path)) == NULL)
+	if (wanted == NULL || (control = read_file(path, NULL)) == NULL)
 	{
 		snprintf(err, errlen, "this tree's extension is not in %s", MBM_SRC_DIR);
 		free(wanted);
@@ -131,34 +175,48 @@ mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen)
 	if (mbm_pg_config(b, "--sharedir", share, sizeof(share)) != 0 ||
 		mbm_pg_config(b, "--pkglibdir", lib, sizeof(lib)) != 0)
 		share[0] = lib[0] = '\0';
+	compiler_identity(harness->cc, wanted_cc, sizeof(wanted_cc));
+	if (wanted_cc[0] == '\0')
+	{
+		snprintf(err, errlen, "the harness's compiler, %s's \"%s\", does not run", harness->label, harness->cc);
+		free(wanted);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/extension/microbench--%s.sql", share, version);
-	installed = read_file(path);
+	installed = read_file(path, NULL);
 	snprintf(path, sizeof(path), "%s/microbench.so", lib);
-	up_to_date = installed && strcmp(installed, wanted) == 0 && access(path, R_OK) == 0;
+	library_compiler(path, built_cc, sizeof(built_cc));
+	up_to_date = installed && strcmp(installed, wanted) == 0 && strcmp(built_cc, wanted_cc) == 0;
 	free(installed);
 	free(wanted);
 	if (up_to_date)
 		return 0;
-	printf("== building the microbench extension %s for %s (%s)\n", version, b->label, b->prefix);
+	printf("== building the microbench extension %s for %s (%s) with %s, the harness of every build\n",
+		   version, b->label, b->prefix, wanted_cc);
 	fflush(stdout);
 	{
-		/* the paths go in as arguments, never into the script's text */
+		/* the paths and flags go in as arguments, never into the script's text */
 		char		dir[1200],
 					pgc[1100],
+					cc[300],
+					cflags[1100],
 					log[1200];
 		char	   *argv[] = {"/bin/sh", "-c",
 			"set -e; mkdir -p \"$1\"; cp -r \"$2/common\" \"$2/extension\" \"$2/results_schema\" \"$1\"/;"
 			" rm -f \"$1\"/common/*.o \"$1\"/extension/*.o \"$1\"/extension/*.so;"
-			" exec make -C \"$1/extension\" PG_CONFIG=\"$3\" install",
-		"sh", dir, MBM_SRC_DIR, pgc, NULL};
+			" exec make -C \"$1/extension\" PG_CONFIG=\"$3\" \"$4\" \"$5\" install",
+		"sh", dir, MBM_SRC_DIR, pgc, cc, cflags, NULL};
 		mbm_spawn	how = {NULL, NULL, log};
 
 		snprintf(dir, sizeof(dir), "%s/build-%s", progress.workdir, b->label);
 		snprintf(pgc, sizeof(pgc), "%s/pg_config", b->bindir);
+		snprintf(cc, sizeof(cc), "CC=%s", harness->cc);
+		snprintf(cflags, sizeof(cflags), "CFLAGS=%s", harness->cflags);
 		snprintf(log, sizeof(log), "%s/build-%s.log", progress.logdir, b->label);
 		if (mbm_proc_run(argv, &how, err, errlen) != 0)
 		{
-			snprintf(err, errlen, "could not build the extension for %s; see %.900s", b->label, log);
+			snprintf(err, errlen, "could not build the extension for %s with %s; see %.900s", b->label,
+					 harness->cc, log);
 			return -1;
 		}
 	}
@@ -223,7 +281,7 @@ make_my_pristine(const mbm_mybuild *b, const char *dir, char *err, size_t errlen
 		mbm_my_start(&run_my_server, b, dir, "my.sock", "pristine.log", err, errlen) != 0)
 		return -1;
 	if (mbm_my_sql(&run_my_server, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
-		mbm_my_client(&run_my_server, extra, 2, err, errlen) != 0 ||
+		mbm_my_client(&run_my_server, extra, 2, NULL, NULL, err, errlen) != 0 ||
 		mbm_my_sql(&run_my_server, "SET GLOBAL innodb_fast_shutdown = 0", err, errlen) != 0)
 	{
 		mbm_my_stop(&run_my_server);

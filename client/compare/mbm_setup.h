@@ -9,8 +9,12 @@
 
 #include "mbm_state.h"
 
-/* This tree's extension in build b, built and installed when it lacks it. */
-extern int	mbm_setup_extension(const mbm_pgbuild *b, char *err, size_t errlen);
+/*
+ * This tree's extension in build b, its library built with the harness
+ * build's compiler and flags, installed when it lacks it or has another.
+ */
+extern int	mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err,
+								size_t errlen);
 /* The results database: --results-db's, or a server of our own. */
 extern int	mbm_setup_results(char *err, size_t errlen);
 /* One pristine data directory per Postgres major and MariaDB/MySQL version. */

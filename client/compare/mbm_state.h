@@ -67,6 +67,7 @@ typedef struct mbm_request
 	bool		cache_sim;		/* --cache-sim: valgrind's simulated caches too, and estimated cycles */
 	double		wait_quiet;		/* --wait-quiet: minutes to wait for a quiet machine first; 0: none */
 	int			turns;			/* --turns: timed runs a build per start, the builds' servers up together */
+	const mbm_pgbuild *harness;	/* --harness: whose compiler and flags build the extension for all */
 } mbm_request;
 
 /* How the comparison went, for the progress lines, the manifest and the exit. */
@@ -87,6 +88,10 @@ typedef struct mbm_progress
 				remove_s;		/* the overhead around them, summed */
 	double		pristine_s;		/* making the pristine directories */
 	long long	pristine_bytes;
+	long long	count_events[2][64];	/* a counted cell's window: events a run ([family][workload], 0: not yet) */
+	char		counted_command[2 * MAX_BUILDS][4096];	/* each build's counted server, as started (rq.all's order) */
+	int			counted_runs;	/* counted runs so far, and their time from copy to removal */
+	double		counted_s;
 	FILE	   *order;			/* "round dbms workload label status" per run */
 	char		status[128];
 } mbm_progress;

@@ -1,0 +1,39 @@
+/*
+ * mbm_callgrind.h — a dump that valgrind's callgrind wrote (mbm_callgrind.c),
+ * read: its totals per event, what it says it is (its "desc:" lines), and
+ * the instructions each function ran itself, with the object it belongs
+ * to.  Knows nothing of a comparison.
+ */
+#ifndef MBM_CALLGRIND_H
+#define MBM_CALLGRIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The events a count keeps, under callgrind's names (--cache-sim adds all but Ir). */
+typedef enum mbm_cg_event
+{
+	MBM_CG_IR, MBM_CG_DR, MBM_CG_DW, MBM_CG_I1MR, MBM_CG_D1MR, MBM_CG_D1MW, MBM_CG_ILMR,
+	MBM_CG_DLMR, MBM_CG_DLMW, MBM_CG_NEVENTS
+} mbm_cg_event;
+
+typedef struct mbm_cg_counts
+{
+	long long	v[MBM_CG_NEVENTS];	/* the dump's totals */
+	long long	object_ir;		/* instructions run in the object asked for (self cost) */
+	bool		has_function;	/* the function asked for has a cost in the dump */
+	char		trigger[128];	/* what made the dump: "Client Request: microbench window" */
+	char		caches[256];	/* --cache-sim: "I1 32768 B, 64 B, 8-way associative; D1 ...; LL ..." */
+} mbm_cg_counts;
+
+/*
+ * Read the dump at path into *c: its totals, the instructions run in
+ * functions of the object whose path ends in object (NULL: none), and
+ * whether a function whose name starts with function has a cost in it
+ * (NULL: none).  0, or -1 when it cannot be read or has no totals yet (a
+ * dump still being written).
+ */
+extern int	mbm_callgrind_read(const char *path, const char *object, const char *function,
+							   mbm_cg_counts *c);
+
+#endif							/* MBM_CALLGRIND_H */
