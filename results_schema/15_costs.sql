@@ -58,7 +58,9 @@ ALTER TABLE microbench.runs
     -- the compiler that built the harness, the same for every build of a
     -- comparison (microbench compare)
     ADD COLUMN IF NOT EXISTS harness_instructions   bigint,
-    ADD COLUMN IF NOT EXISTS harness_compiler       text;
+    ADD COLUMN IF NOT EXISTS harness_compiler       text,
+    -- a counted run's server settings that differ from a timed run's, and why
+    ADD COLUMN IF NOT EXISTS count_settings         text;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';

@@ -248,8 +248,9 @@ $$;
 -- warnings (a count has no time in it): the read cells whose counted
 -- windows read pages from disk (the data did not fit in shared buffers or
 -- the buffer pool, so the count holds first touches of pages, not only
--- queries), and what share of an in-server count ran in the harness's own
--- code (the extension), with the compiler that built it for every build.
+-- queries), what share of an in-server count ran in the harness's own
+-- code (the extension), with the compiler that built it for every build,
+-- and which settings of a counted server differ from a timed one's, and why.
 CREATE OR REPLACE FUNCTION microbench.count_caption(base text, others text[], phase text, prefix text,
                                                     only_dbms text, base_driver text DEFAULT NULL,
                                                     other_driver text DEFAULT NULL)
@@ -295,8 +296,17 @@ AS $$
               GROUP BY c.dbms, c.workload, c.harness_compiler) c
         GROUP BY c.dbms
     )
+    ), settings AS (
+        SELECT c.dbms,
+               format('%scounted server: %s: %s', prefix, microbench.dbms_short(c.dbms),
+                      string_agg(DISTINCT c.count_settings, '; ')) AS line
+        FROM counted c
+        WHERE c.count_settings IS NOT NULL
+        GROUP BY c.dbms
+    )
     SELECT coalesce(string_agg(E'\n' || l.line, '' ORDER BY microbench.dbms_order(l.dbms), l.ord), '')
-    FROM (SELECT dbms, line, 1 AS ord FROM cold UNION ALL SELECT dbms, line, 2 FROM harness) l
+    FROM (SELECT dbms, line, 1 AS ord FROM cold UNION ALL SELECT dbms, line, 2 FROM harness
+          UNION ALL SELECT dbms, line, 3 FROM settings) l
 $$;
 
 -- How each side's runs were driven, when not with the defaults (prepared

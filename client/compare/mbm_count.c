@@ -318,6 +318,8 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	char		cache[4][32];
 	char		note[1024];
 	const char *params[10] = {*line, count, counter_name, note};
+	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
+		" slows the clock's work unequally for two builds";
 	char		out[65536];
 	int			i;
 
@@ -327,6 +329,7 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	for (i = 0; i < 4; i++)
 		params[4 + i] = rq.cache_sim ? cache[i] : NULL;
 	params[8] = ab->pg ? harness : NULL;
+	params[9] = ab->pg ? NULL : settings;
 	if (ab->pg)
 		snprintf(note, sizeof(note), "%s: the window of the background worker (pid %.0f): each of its"
 				 " %.0f events from its transaction's start to its commit, after %lld warm-up events%s;"
@@ -338,17 +341,16 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	else
 		snprintf(note, sizeof(note), "%s: the server's commands (dispatch_command) between the window's"
 				 " two marks, its %.0f events after %lld warm-up events on the same connection; the server"
-				 " does not purge (innodb_force_recovery=2: purge runs by the clock, which valgrind slows"
-				 " unequally for two builds)%s%s", counter_name, mbm_json_number(*line, "events", 0),
-				 lim->warmup_events, rq.cache_sim ? "; simulated caches " : "",
+				 " does not purge (%s)%s%s", counter_name, mbm_json_number(*line, "events", 0),
+				 lim->warmup_events, settings, rq.cache_sim ? "; simulated caches " : "",
 				 rq.cache_sim ? c->caches : "");
 	if (mbm_pg_exec(results,
 					"SELECT ($1::jsonb || jsonb_build_object("
 					"'instructions', $2::bigint, 'instructions_counter', $3::text,"
 					"'hw_counters_note', $4::text, 'i1_misses', $5::bigint, 'd1_misses', $6::bigint,"
 					"'ll_misses', $7::bigint, 'estimated_cycles', $8::bigint,"
-					"'harness_instructions', $9::bigint))::text",
-					9, params, out, sizeof(out), err, errlen) != 0)
+					"'harness_instructions', $9::bigint, 'count_settings', $10::text))::text",
+					10, params, out, sizeof(out), err, errlen) != 0)
 		return RUN_FAILED;
 	free(*line);
 	*line = strdup(out);

@@ -5,7 +5,8 @@
  * the copy removed; the run's row kept in runs.jsonl and loaded into
  * the results database at once, so nothing measured is lost.  A timed
  * run on a server that is up and the keeping of a run are shared with
- * the turns of mbm_turns.c.
+ * the turns of mbm_turns.c, the start and the keeping with the counted
+ * runs of mbm_count_round.c.
  */
 #include "mbm.h"
 #include "mbm_run_one.h"

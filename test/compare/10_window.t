@@ -28,6 +28,15 @@ needed() {
     echo "Bail out! $2 failed: $(tail -5 "$3" 2>/dev/null | tr '\n' ' ')"
     exit 1
 }
+# await_pg SOCKETDIR PORT PID: until the server of PID accepts connections, or is gone
+await_pg() {
+    local i
+    for i in $(seq 600); do
+        "$PG_PREFIX/bin/pg_isready" -q -h "$1" -p "$2" && return
+        kill -0 "$3" 2>/dev/null || return
+        sleep 0.1
+    done
+}
 # the servers run as postgres and mysql, in directories under this test's own
 chmod 755 "$scratch"
 
@@ -44,11 +53,7 @@ run_as postgres valgrind --tool=callgrind --instr-atstart=no --collect-atstart=n
     -c unix_socket_directories="$pg" -c shared_buffers=256MB >"$pg/server.log" 2>&1 &
 pg_server=$!
 at_exit "kill -INT \$(head -1 '$pg/data/postmaster.pid' 2>/dev/null) 2>/dev/null; wait $pg_server 2>/dev/null"
-for i in $(seq 600); do
-    "$PG_PREFIX/bin/pg_isready" -q -h "$pg" -p 55497 && break
-    kill -0 $pg_server 2>/dev/null || break
-    sleep 0.1
-done
+await_pg "$pg" 55497 $pg_server
 psql_pg() { "$PG_PREFIX/bin/psql" -X -q -A -t -h "$pg" -p 55497 -U "$(run_as postgres id -un)" -v ON_ERROR_STOP=1 "$@"; }
 psql_pg -d postgres -c "CREATE DATABASE microbench" &&
     psql_pg -d microbench -c "SET client_min_messages = warning" -c "CREATE EXTENSION microbench" \
@@ -162,11 +167,7 @@ rm -rf "$work/count"; mkdir -m 1777 "$work/count"
 run_as postgres sh -c "exec $command" >"$scratch/hand.log" 2>&1 &
 hand_server=$!
 at_exit "kill -INT \$(head -1 '$work/run/postmaster.pid' 2>/dev/null) 2>/dev/null; wait $hand_server 2>/dev/null; rm -rf '$work'"
-for i in $(seq 600); do
-    "$PG_PREFIX/bin/pg_isready" -q -h "$work" -p 55401 && break
-    kill -0 $hand_server 2>/dev/null || break
-    sleep 0.1
-done
+await_pg "$work" 55401 $hand_server
 psql_hand() { "$PG_PREFIX/bin/psql" -X -q -A -t -h "$work" -p 55401 -U "$(run_as postgres id -un)" -d microbench "$@"; }
 psql_hand -c "SELECT bench_prewarm()" >/dev/null
 pid=$(psql_hand -c "SELECT client_pids[1] FROM bench_run('point-query', seconds => 0, warmup => 0,
