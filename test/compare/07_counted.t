@@ -59,8 +59,8 @@ like "$(grep 'harness:' "$out/report.txt")" 'built with gcc [0-9.]+ for every bu
    "... and what share of a query the harness ran, built with one compiler for both builds"
 is "$(rows "$out/runs.jsonl" '" ".join("%d:%s" % (k, sorted({r["seed"] for r in rows if r["round"] == k})) for k in (1, 2, 3))')" \
    "1:[2] 2:[3] 3:[4]" "each round draws its own seed (--seed + round), the same for both builds"
-is "$(rows "$out/runs.jsonl" 'sorted({(r["shared_blks_read"], r["warmup_events"]) for r in rows})')" "[(0, 20)]" \
-   "every read's window reads no block from disk, after 20 warm-up events"
+is "$(rows "$out/runs.jsonl" 'sorted({(r["shared_blks_read"], r["warmup_events"]) for r in rows})')" "[(0, 10)]" \
+   "every read's window reads no block from disk, after 10 warm-up events"
 # --cache-sim: the simulated caches' figures, and a verdict on estimated cycles
 is "$(cell "$out/report-cycles.txt" point-query)" "1.00=" "estimated cycles: point-query the same within 0.5%"
 like "$(cell "$out/report-cycles.txt" range-covered-pk)" '^0\.[0-9][0-9]$' \
@@ -78,7 +78,7 @@ m = json.load(open(sys.argv[1]))
 c = m["counted"]
 print(m["metric"], c["threshold"], sorted(w["workload"] for w in c["windows"]), c["warmup_events"], len(c["servers"]),
       {o["metric"] for o in m["order"]})' "$out/manifest.json")" \
-   "instructions 0.005 ['point-query', 'range-covered-pk'] 20 2 {'instructions'}" \
+   "instructions 0.005 ['point-query', 'range-covered-pk'] 10 2 {'instructions'}" \
    "the manifest names the metric, its threshold, each cell's window, the warm-up and each build's counted server"
 
 # ---- both metrics, A/A, one workload

@@ -64,7 +64,7 @@ like "$(psql_pg -d microbench -c "SELECT bench_prewarm()")" '^[0-9]+$' "bench_pr
 pg_window() {
     local row pid
     row=$(psql_pg -d microbench -F ' ' -c "SELECT client_pids[1], shared_blks_read FROM bench_run('point-query',
-            seconds => 0, warmup => 0, warmup_events => 20, events => $1, seed => 2, count_window => true)")
+            seconds => 0, warmup => 0, warmup_events => 10, events => $1, seed => 2, count_window => true)")
     pid=${row%% *}
     echo "$(totals "$pg/cg/cg.$pid.1") ${row#* }"
 }
@@ -112,7 +112,7 @@ needed $? "a MariaDB under callgrind, 10,000 rows read into its buffer pool, ins
 my_window() {
     local pid stops=0 state part sum=0 f server
     server=$(cat "$my/data/m.pid")
-    "${client[@]}" --rand-seed=2 --time=0 --events="$1" --warmup-events=20 --window-stop \
+    "${client[@]}" --rand-seed=2 --time=0 --events="$1" --warmup-events=10 --window-stop \
         --results-file="$my/runs.jsonl" run point-query >"$my/client.log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
@@ -171,7 +171,7 @@ await_pg "$work" 55401 $hand_server
 psql_hand() { "$PG_PREFIX/bin/psql" -X -q -A -t -h "$work" -p 55401 -U "$(run_as postgres id -un)" -d microbench "$@"; }
 psql_hand -c "SELECT bench_prewarm()" >/dev/null
 pid=$(psql_hand -c "SELECT client_pids[1] FROM bench_run('point-query', seconds => 0, warmup => 0,
-        warmup_events => 20, events => $events, seed => $seed, count_window => true)")
+        warmup_events => 10, events => $events, seed => $seed, count_window => true)")
 hand=$(totals "$work/count/cg.$pid.1")
 off=$(python3 -c 'import sys; a, b = map(float, sys.argv[1:3]); print("%.3f" % (abs(a / b - 1) * 100))' "$runner" "${hand:-1}")
 is "$(within "$off" 0.1)" True "the runner's count of $events events and the same count by hand agree within 0.1% (runner $runner, by hand $hand)"
