@@ -295,7 +295,6 @@ AS $$
               WHERE c.harness_instructions IS NOT NULL
               GROUP BY c.dbms, c.workload, c.harness_compiler) c
         GROUP BY c.dbms
-    )
     ), settings AS (
         SELECT c.dbms,
                format('%scounted server: %s: %s', prefix, microbench.dbms_short(c.dbms),
