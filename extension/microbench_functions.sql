@@ -178,51 +178,11 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION microbench_prewarm(regclass) IS
     'read every block of a table or index, every fork, into shared buffers; the number of blocks';
 
--- sbtest1 is looked up on the caller's search_path (here, unpinned), the
--- rest with the search_path pinned (microbench.prewarm_tables)
+-- (C, as bench_run: sbtest1 is looked up on the caller's search_path)
 CREATE OR REPLACE FUNCTION bench_prewarm(tables integer DEFAULT NULL)
 RETURNS bigint
-LANGUAGE sql VOLATILE
-AS $$ SELECT microbench.prewarm_tables(pg_catalog.to_regclass('sbtest1'), tables) $$;
-
-CREATE OR REPLACE FUNCTION microbench.prewarm_tables(sbtest1 regclass, tables integer)
-RETURNS bigint
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-    schema_name name;
-    blocks bigint := 0;
-    n integer := 1;
-    rel regclass;
-BEGIN
-    IF sbtest1 IS NULL THEN
-        RAISE EXCEPTION 'table "sbtest1" does not exist in the search path'
-            USING ERRCODE = 'undefined_table',
-                  HINT = 'Run SELECT bench_prepare(); to create and load the sbtest tables.';
-    END IF;
-    IF tables < 1 THEN
-        RAISE EXCEPTION 'tables must be positive, not %', tables
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    SELECT c.relnamespace::regnamespace::name INTO schema_name FROM pg_class c WHERE c.oid = sbtest1;
-    LOOP
-        rel := to_regclass(format('%I.%I', schema_name, format('sbtest%s', n)));
-        EXIT WHEN rel IS NULL OR n > coalesce(tables, 2147483647);
-        blocks := blocks + @extschema@.microbench_prewarm(rel)
-                  + coalesce((SELECT sum(@extschema@.microbench_prewarm(i.indexrelid))
-                              FROM pg_index i WHERE i.indrelid = rel), 0);
-        n := n + 1;
-    END LOOP;
-    IF n <= tables THEN
-        RAISE EXCEPTION 'tables => % asks for more sbtest tables than the % in schema "%"',
-                        tables, n - 1, schema_name
-            USING ERRCODE = 'undefined_table',
-                  HINT = format('Run SELECT bench_prepare(%s); or ask for fewer tables.', tables);
-    END IF;
-    RETURN blocks;
-END
-$fn$;
+AS 'MODULE_PATHNAME', 'bench_prewarm'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT;
 
 COMMENT ON FUNCTION bench_prewarm(integer) IS
     'read the sbtest tables and their indexes (every block, every fork) into shared buffers; the number of blocks';
@@ -469,7 +429,7 @@ BEGIN
                                  'microbench_prewarm'))
            OR (p.pronamespace = 'microbench'::regnamespace
                AND p.proname IN ('suite_steps', 'suite_start', 'suite_step', 'suite_done',
-                                 'import_runs', 'prewarm_tables'))
+                                 'import_runs'))
     LOOP
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON ROUTINE %s FROM PUBLIC', routine);
         EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO microbench_user', routine);
