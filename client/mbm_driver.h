@@ -137,6 +137,17 @@ typedef struct mbm_driver
 	const char *name;			/* "mysql" or "pgsql" */
 	const char *dbms_title;		/* for messages: "MySQL" or "Postgres" */
 	mb_placeholder_style placeholder;
+
+	/*
+	 * What the driver sends as sysbench's driver and scripts do, so that
+	 * the server does the same work for a run of either: whether BEGIN and
+	 * COMMIT go as prepared statements of the driver's own (sysbench's
+	 * pgsql driver prepares them), and which catalog statements go as text
+	 * with their values written in although statements are prepared (a
+	 * script's con:query; NULL: none).
+	 */
+	bool		prepared_transactions;
+	bool		(*sent_as_text) (const mb_stmt *stmt);
 	const mbm_code_words *codes;	/* for --ignore-errors and its messages */
 	/* the statement that cancels session %lu's current statement */
 	const char *cancel_format;

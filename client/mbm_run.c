@@ -151,6 +151,8 @@ typedef struct mbm_plans
 	mbm_stmt ***stmts;
 	char	 ***templates;
 	int			tables;
+	mbm_stmt   *begin;			/* BEGIN and COMMIT prepared (prepared_transactions), or NULL */
+	mbm_stmt   *commit;
 } mbm_plans;
 
 static int
@@ -187,7 +189,8 @@ prepare_plans(mbm_client *c, mbm_conn *conn, mb_bind_ctx *bind, mbm_plans *plans
 				free(sql);
 				return -1;
 			}
-			if (c->o->ps_disable)
+			if (c->o->ps_disable ||
+				(c->o->driver->sent_as_text && c->o->driver->sent_as_text(stmt)))
 			{
 				/* nothing to prepare: every execution is parsed afresh */
 				plans->templates[t][s] = sql;
@@ -199,6 +202,14 @@ prepare_plans(mbm_client *c, mbm_conn *conn, mb_bind_ctx *bind, mbm_plans *plans
 			if (plans->stmts[t][s] == NULL)
 				return -1;
 		}
+	}
+	if (!c->o->ps_disable && c->o->driver->prepared_transactions && c->w->in_transaction)
+	{
+		plans->begin = c->o->driver->prepare(conn, "BEGIN", 0, NULL, 0, c->error, sizeof(c->error));
+		plans->commit = plans->begin ?
+			c->o->driver->prepare(conn, "COMMIT", 0, NULL, 0, c->error, sizeof(c->error)) : NULL;
+		if (plans->commit == NULL)
+			return -1;
 	}
 	return 0;
 }
@@ -223,6 +234,11 @@ close_plans(const mbm_driver *d, mbm_plans *plans)
 			free(plans->templates[t][s]);
 		free(plans->templates[t]);
 	}
+	if (plans->begin)
+		d->stmt_close(plans->begin);
+	if (plans->commit)
+		d->stmt_close(plans->commit);
+	plans->begin = plans->commit = NULL;
 	free(plans->stmts);
 	free(plans->templates);
 	plans->stmts = NULL;
@@ -250,7 +266,7 @@ run_statement(mbm_client *c, mbm_conn *conn, mbm_plans *plans, int table,
 	int			n = mb_catalog_bind(stmt, bind, texts, values);
 	int			len;
 
-	if (!c->o->ps_disable)
+	if (plans->stmts[table - 1][stmt->id] != NULL)
 	{
 		if (d->execute(plans->stmts[table - 1][stmt->id], values, n, c->error,
 					   sizeof(c->error)) >= 0)
@@ -274,6 +290,15 @@ run_statement(mbm_client *c, mbm_conn *conn, mbm_plans *plans, int table,
 	return -1;
 }
 
+/* BEGIN or COMMIT: prepared (the driver's prepared_transactions), else as text; 0 or -1. */
+static int
+transaction_control(mbm_client *c, mbm_conn *conn, mbm_stmt *prepared, const char *sql)
+{
+	if (prepared)
+		return c->o->driver->execute(prepared, NULL, 0, c->error, sizeof(c->error)) >= 0 ? 0 : -1;
+	return c->o->driver->query(conn, sql, c->error, sizeof(c->error));
+}
+
 /*
  * One event: BEGIN?, the steps, COMMIT?; 0 on success, else -1 with the
  * error in c->error and its code in code.
@@ -287,8 +312,7 @@ run_event(mbm_client *c, mbm_conn *conn, mbm_plans *plans, mb_bind_ctx *bind,
 	int			i;
 
 	mb_catalog_begin_event(bind);
-	if (w->in_transaction &&
-		c->o->driver->query(conn, "BEGIN", c->error, sizeof(c->error)) != 0)
+	if (w->in_transaction && transaction_control(c, conn, plans->begin, "BEGIN") != 0)
 	{
 		take_code(c, conn, code);
 		return -1;
@@ -302,8 +326,7 @@ run_event(mbm_client *c, mbm_conn *conn, mbm_plans *plans, mb_bind_ctx *bind,
 			if (run_statement(c, conn, plans, table, stmt, bind, texts, values, code) != 0)
 				return -1;
 	}
-	if (w->in_transaction &&
-		c->o->driver->query(conn, "COMMIT", c->error, sizeof(c->error)) != 0)
+	if (w->in_transaction && transaction_control(c, conn, plans->commit, "COMMIT") != 0)
 	{
 		take_code(c, conn, code);
 		return -1;
@@ -424,16 +447,14 @@ alloc_values(mbm_client *c)
 			if (n > max_params)
 				max_params = n;
 		}
-	if (c->o->ps_disable)
-	{
-		/*
-		 * The template, an integer of up to 11 characters and ", " per value,
-		 * at most one c and one pad value, each escaped (every byte doubled
-		 * at worst) and quoted.
-		 */
-		c->literal_len = 256 + (size_t) max_params * 13 + 2 * (MB_C_LEN + MB_PAD_LEN) + 8;
-		c->literal = malloc(c->literal_len);
-	}
+	/*
+	 * For a statement sent as text (ps_mode disable, or the driver's
+	 * sent_as_text): the template, an integer of up to 11 characters and
+	 * ", " per value, at most one c and one pad value, each escaped (every
+	 * byte doubled at worst) and quoted.
+	 */
+	c->literal_len = 256 + (size_t) max_params * 13 + 2 * (MB_C_LEN + MB_PAD_LEN) + 8;
+	c->literal = malloc(c->literal_len);
 	return calloc(max_params, sizeof(mb_bind_value));
 }
 

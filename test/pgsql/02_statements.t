@@ -39,13 +39,17 @@ for w in $("$MB" list | awk 'NR > 1 { print $1 }'); do
     : >"$out"
     mbp --time=0 --events=$events --warmup-time=0 --results-file="$out" run "$w" >/dev/null 2>&1
     wire_events=$(json_field "$(cat "$out")" events)
-    want=$in_server
-    if [ "$tx" = t ]; then
-        want=$(printf '%s\n%s BEGIN\n%s COMMIT\n' "$in_server" "$events" "$events" | sort -k2)
-    fi
     have=$(statements | sort -k2)
     is "$in_events $wire_events" "$events $events" "$w: $events events in-server and over the wire"
-    is "$have" "$(sort -k2 <<<"$want")" "$w: the statements and calls per event of the in-server run$([ "$tx" = t ] && echo ', plus BEGIN and COMMIT')"
+    is "$(grep -Ev ' (BEGIN|COMMIT)$' <<<"$have")" "$(sort -k2 <<<"$in_server")" \
+       "$w: the statements and calls per event of the in-server run"
+    if [ "$tx" = t ]; then
+        # prepared, as sysbench's driver prepares them: pg_stat_statements before 16 counts the
+        # executions of a prepared utility statement as one call (the per-event backend work with
+        # them is checked under valgrind, test/compare/11_like_sysbench.t)
+        like "$(grep -E ' (BEGIN|COMMIT)$' <<<"$have" | awk '{ print $2 }' | tr '\n' ' ')" '^BEGIN COMMIT $' \
+             "$w: BEGIN and COMMIT around each event"
+    fi
 done
 
 # ---- the simple protocol: the same statements, values written in

@@ -1,15 +1,20 @@
 /*
  * mbm_pgsql.c — the pgsql driver (mbm_driver.h): Postgres through libpq.
  *
- * What sysbench's --db-driver=pgsql does, with the extension's choices
- * where the two differ, so that a run over the wire and the same run
- * inside the server (extension/) execute the same statements: each
- * workload statement is a named server-side prepared statement (PQprepare)
- * whose parameters have the types the extension gives its SPI plans, int4
- * for keys and text for c and pad values; values go as text in the Bind
- * message; every result is read whole and discarded.  BEGIN, COMMIT and
- * --db-ps-mode=disable's statements go through the simple query protocol,
- * values written in as literals escaped by libpq for the connection.
+ * What sysbench 1.0's --db-driver=pgsql and its oltp scripts send, so
+ * that the backend does the same work for a run of either (checked by
+ * counting the backend's instructions under valgrind,
+ * test/compare/11_like_sysbench.t): each workload statement is a named
+ * server-side prepared statement (PQprepare), named as long as sysbench's
+ * names (the backend hashes the name at every Bind), its parameters typed
+ * as sysbench types them, int8 for keys and varchar for c and pad values;
+ * values go as text in the Bind message, results are asked for in binary
+ * and read whole and discarded; BEGIN and COMMIT are prepared statements
+ * too.  Where a script sends a statement as text with its values written
+ * in (oltp_insert's con:query: the insert with a generated id), so does
+ * this driver (sent_as_text), as it does every statement under
+ * --db-ps-mode=disable: the simple query protocol, literals escaped by
+ * libpq for the connection.
  *
  * Errors carry the SQLSTATE, which --ignore-errors takes; a connection
  * that is gone says 08006 when the server had no chance to say more.  The
@@ -32,8 +37,8 @@
 #include <libpq-fe.h>
 
 /* Type OIDs are fixed in the catalog; libpq's headers do not carry them. */
-#define MBM_INT4OID		23
-#define MBM_TEXTOID		25
+#define MBM_INT8OID		20
+#define MBM_VARCHAROID	1043
 
 /* Room for an int4 as decimal text: "-2147483648" and the NUL. */
 #define MBM_INT_TEXT_LEN 12
@@ -59,7 +64,7 @@ struct mbm_conn
 struct mbm_stmt
 {
 	mbm_conn   *conn;
-	char		name[16];		/* "mb1", "mb2", ... unique on the connection */
+	char		name[32];		/* sbstmt and 20 digits: unique on the connection */
 	char	   *sql;			/* for error messages */
 	int			nparams;
 	char	  **values;			/* each parameter's text, NUL-terminated */
@@ -414,7 +419,7 @@ pg_prepare(mbm_conn *conn, const char *sql, int nparams, const mb_stmt *stmt, in
 	{
 		mb_catalog_param_kinds(stmt, range, is_text);
 		for (i = 0; i < nparams; i++)
-			types[i] = is_text[i] ? MBM_TEXTOID : MBM_INT4OID;
+			types[i] = is_text[i] ? MBM_VARCHAROID : MBM_INT8OID;
 	}
 	free(is_text);
 	s->conn = conn;
@@ -437,7 +442,7 @@ pg_prepare(mbm_conn *conn, const char *sql, int nparams, const mb_stmt *stmt, in
 		pg_stmt_close(s);
 		return NULL;
 	}
-	snprintf(s->name, sizeof(s->name), "mb%d", ++conn->next_stmt);
+	snprintf(s->name, sizeof(s->name), "sbstmt%020d", ++conn->next_stmt);
 	res = PQprepare(conn->pg, s->name, sql, nparams, stmt ? types : NULL);
 	free(types);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
@@ -512,7 +517,7 @@ pg_execute(mbm_stmt *s, const mb_bind_value *values, int nvalues, char *err, siz
 	/* the whole result is read before PQexecPrepared() returns */
 	return result_rows(s->conn,
 					   PQexecPrepared(s->conn->pg, s->name, nvalues,
-									  (const char *const *) s->values, NULL, NULL, 0),
+									  (const char *const *) s->values, NULL, NULL, 1),
 					   s->sql, err, errlen);
 }
 
@@ -836,11 +841,20 @@ pg_library_init(void)
 	return PQisthreadsafe() ? 0 : -1;
 }
 
+/* oltp_insert sends its insert (the id generated) with con:query: as text */
+static bool
+pg_sent_as_text(const mb_stmt *stmt)
+{
+	return stmt->id == MB_ST_INSERT;
+}
+
 /* any connection may COPY: connect_bulk is left to the core's default */
 const mbm_driver mbm_pgsql_driver = {
 	.name = "pgsql",
 	.dbms_title = "Postgres",
 	.placeholder = MB_PLACEHOLDER_DOLLAR,
+	.prepared_transactions = true,
+	.sent_as_text = pg_sent_as_text,
 	MBM_DRIVER_OPERATIONS(pg),
 	MBM_DRIVER_OWN(mbm_pgsql),
 };
