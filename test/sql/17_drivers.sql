@@ -131,18 +131,39 @@ SELECT matches(microbench.bench_protocol('drv-gcc', metric => 'tps'),
                'bench_protocol of another metric says so');
 SELECT is(bench_protocol('drv-old'), '', 'a label without runs over the wire: an empty protocol report');
 
--- ---- refused, never pooled -------------------------------------------------------
-SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang')$$, '22023',
-                 'label "drv-gcc" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
-                 'no driver given, a label with runs in-server and over the wire: refused with 22023');
-SELECT throws_ok($$SELECT * FROM microbench.compare('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... and so is compare()');
-SELECT throws_ok($$SELECT * FROM microbench.compare_warnings('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... compare_warnings()');
-SELECT throws_ok($$SELECT bench_relative('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... bench_relative()');
-SELECT throws_ok($$SELECT microbench.report_svg('drv-gcc', ARRAY['drv-clang'])$$, '22023', NULL,
-                 '... and the SVG chart');
+-- ---- no driver chosen: a column per path, never pooled ------------------------
+-- (these said "refused" while a label could not hold both paths in one report)
+SELECT is(bench_report('drv-gcc', 'drv-clang'),
+'-- point queries
+pg       pg-wire
+1.10     1.05     point-query
+
+-- pg: Postgres in-server (the extension), pg-wire: Postgres over the wire (the pgsql driver)
+-- cells: QPS(drv-clang) / QPS(drv-gcc), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells
+-- run options: drv-gcc in-server defaults, drv-gcc over pgsql ps_mode=disable; drv-clang defaults',
+          'no driver given, labels with runs in-server and over the wire: a column each, pg 1.10 and pg-wire 1.05, the legend saying which is which');
+SELECT results_eq(
+    $$SELECT dbms, base_runs, other_runs, round(base_value::numeric, 1), round(other_value::numeric, 1),
+             round(ratio::numeric, 4), verdict, base_driver_used, other_driver_used
+      FROM microbench.compare('drv-gcc', 'drv-clang')$$,
+    $$VALUES ('postgres', 3, 3, 1000.0, 1100.0, 1.1000, 'difference', 'extension', 'extension'),
+             ('postgres-wire', 3, 3, 400.0, 420.0, 1.0500, 'difference', 'pgsql', 'pgsql')$$,
+    '... and compare(): a row per path, 3 runs a side each, its own values, ratio and verdict');
+SELECT is((SELECT count(*) FROM microbench.compare_warnings('drv-gcc', 'drv-clang')), 0::bigint,
+          '... compare_warnings(): per path, drv-gcc''s canaries (100 us in-server, 150 us over the wire) are not one level');
+SELECT matches(bench_relative('drv-gcc', 'drv-clang'),
+               E'^-- pg: QPS\\(label\\) / QPS\\(drv-gcc\\)\n\n-- point queries\ndrv-clang\n1\\.10 +point-query\n(.*\n)*'
+               || E'\n-- pg-wire: QPS\\(label\\) / QPS\\(drv-gcc\\)\n\n-- point queries\ndrv-clang\n1\\.05 +point-query\n',
+               '... bench_relative(): a table per path');
+SELECT matches(microbench.report_svg('drv-gcc', ARRAY['drv-clang']),
+               'data-col="1" data-dbms="postgres".*>pg: Postgres in-server \(the extension\)<.*'
+               'data-col="2" data-dbms="postgres-wire".*>pg-wire: Postgres over the wire \(the pgsql driver\)<.*'
+               'class="bar" data-col="1" data-ratio="1\.(1|099).*class="bar" data-col="2" data-ratio="1\.0(5|49)',
+               '... and the SVG chart: a bar per path, the legend saying which is which');
 SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang', base_driver => 'pgsql')$$, '22023',
                  'label "drv-clang" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
                  'one side''s driver given: the other side must not be mixed either');
@@ -157,8 +178,8 @@ EXCEPTION WHEN invalid_parameter_value THEN
     GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
     RETURN hint;
 END $$;
-SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-gcc', 'drv-clang')$$),
-          'Pass driver => ''extension'' or ''pgsql'' to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers.',
+SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-gcc', 'drv-clang', base_driver => 'pgsql')$$),
+          'Pass driver => ''extension'' or ''pgsql'' to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers; with no driver at all, each path is a column of its own (pg, pg-wire).',
           'its hint names the drivers to pass');
 
 -- two labels over different drivers, none chosen: a cross-driver ratio is asked for, not found
