@@ -1,27 +1,75 @@
 -- 29_sides.sql — the vocabulary of comparisons: DBMS names, metrics, sides.
 --
 -- A comparison sets the runs of one label (the base) against those of
--- another, per DBMS and workload.  This file says what can be compared (the
--- metrics and the value of each in a run, microbench.metric_value), how a
--- run's costs read per query (microbench.run_costs), and what a side is:
--- the runs of one label over one driver.  A label can hold Postgres runs
--- in-server (driver extension) and over the wire (pgsql), whose QPS differ
--- by the protocol path, not by the build; a comparison that does not say
--- which runs it means is refused rather than pooled (check_drivers).
+-- another, per report column and workload.  This file says what can be
+-- compared (the metrics and the value of each in a run,
+-- microbench.metric_value), how a run's costs read per query
+-- (microbench.run_costs), what a side is (the runs of one label, over one
+-- driver when one is chosen) and which column a run belongs to.  A label
+-- can hold Postgres runs in-server (driver extension) and over the wire
+-- (pgsql), whose QPS differ by the protocol path, not by the build: when
+-- no driver is chosen they are two columns of the report, pg and pg-wire
+-- (run_column), never pooled; when one is, a side takes that driver's runs
+-- and check_drivers refuses what would still pool two drivers.
 -- 30_compare.sql judges a comparison, 31_reports.sql lays it out.  Plain
 -- SQL over microbench.runs and microbench.workloads (20_catalog.sql), so it
 -- works in a results database without the extension.
+
+-- Which report column a run belongs to: its DBMS, except that when the
+-- comparison chose no driver (by_path) Postgres over the wire (the
+-- client's libpq driver) is a column of its own, 'postgres-wire': a label
+-- the comparison runner measured both ways (microbench compare --path
+-- both) then reads as two columns, whose ratios and noise are their own.
+-- With a driver chosen, a side holds one driver's runs and the column is
+-- the DBMS.
+CREATE OR REPLACE FUNCTION microbench.run_column(dbms text, driver text, by_path boolean)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN by_path AND dbms = 'postgres' AND driver = 'pgsql' THEN 'postgres-wire' ELSE dbms END
+$$;
+
+COMMENT ON FUNCTION microbench.run_column(text, text, boolean) IS
+    'the report column of a run: its dbms, or postgres-wire for a Postgres run over the wire (driver pgsql) when the comparison chose no driver (by_path)';
 
 -- the short column names of the report, in its column order
 CREATE OR REPLACE FUNCTION microbench.dbms_short(dbms text)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT CASE dbms WHEN 'postgres' THEN 'pg' WHEN 'mysql' THEN 'my' WHEN 'mariadb' THEN 'ma' END $$;
+AS $$
+    SELECT CASE dbms WHEN 'postgres' THEN 'pg' WHEN 'postgres-wire' THEN 'pg-wire'
+                     WHEN 'mysql' THEN 'my' WHEN 'mariadb' THEN 'ma' END
+$$;
 
 CREATE OR REPLACE FUNCTION microbench.dbms_order(dbms text)
 RETURNS integer LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
-AS $$ SELECT CASE dbms WHEN 'postgres' THEN 1 WHEN 'mysql' THEN 2 WHEN 'mariadb' THEN 3 END $$;
+AS $$
+    SELECT CASE dbms WHEN 'postgres' THEN 1 WHEN 'postgres-wire' THEN 2 WHEN 'mysql' THEN 3
+                     WHEN 'mariadb' THEN 4 END
+$$;
+
+-- The name of a report column's DBMS, for the legends.
+CREATE OR REPLACE FUNCTION microbench.dbms_name(dbms text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE dbms WHEN 'postgres' THEN 'Postgres'
+                     WHEN 'postgres-wire' THEN 'Postgres over the wire (the pgsql driver)'
+                     WHEN 'mysql' THEN 'MySQL' WHEN 'mariadb' THEN 'MariaDB' ELSE dbms END
+$$;
+
+-- A column's entry in a legend ("pg: Postgres"), among the columns of its
+-- report: beside a pg-wire column, pg says that it is in-server, so that
+-- neither reads as plain "Postgres".
+CREATE OR REPLACE FUNCTION microbench.dbms_legend(dbms text, columns text[])
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(microbench.dbms_short(dbms) || ': ', '')
+           || CASE WHEN dbms = 'postgres' AND 'postgres-wire' = ANY (columns)
+                   THEN 'Postgres in-server (the extension)' ELSE microbench.dbms_name(dbms) END
+$$;
 
 -- A side of a comparison by name: its label, and how its runs were driven
 -- when a driver was chosen ("gcc in-server", "gcc over pgsql"), so that a
@@ -281,17 +329,23 @@ GROUP BY dbms, label, workload, phase, driver;
 COMMENT ON VIEW microbench.label_stats IS
     'runs per (dbms, label, workload, phase, driver): count, median/min/max QPS and coefficient of variation';
 
--- A side of a comparison is the runs of one label and one driver, per
--- DBMS and workload: a label's runs in-server and over the wire pooled in
--- one side would show what the protocol path costs as a difference between
--- builds.  base_driver and other_driver choose each side's driver (NULL:
--- whichever its runs have).  Rather than guess, this refuses a comparison
--- in which that does not keep the drivers apart, in any DBMS and workload:
---   - a side without a chosen driver has runs of more than one driver;
---   - neither side has a chosen driver and the two ran over different
---     drivers (a ratio across drivers is asked for by naming both);
+-- A side of a comparison is the runs of one label, per report column and
+-- workload; a column never holds two drivers' runs, or what the protocol
+-- path costs would read as a difference between builds.  base_driver and
+-- other_driver choose each side's driver (NULL: whichever its runs have).
+-- With neither chosen, a label's Postgres runs in-server and over the wire
+-- are two columns (run_column), and a comparison of two labels shows
+-- either path that both have.  Rather than guess, this refuses what is
+-- still ambiguous, in any DBMS and workload:
 --   - a label compared with itself without two different drivers (both
---     sides would be the same runs).
+--     sides would be the same runs);
+--   - a column of a side without a chosen driver that holds runs of more
+--     than one driver: with a driver chosen for the other side, or none
+--     known to set them apart (a run of a driver no report knows);
+--   - sides not both chosen whose runs share no driver in a DBMS and
+--     workload (a ratio across drivers is asked for by naming both);
+--   - two different drivers chosen that drive no DBMS in common (no cell
+--     could have both sides).
 -- Returns true, so that a query can be gated on it.
 CREATE OR REPLACE FUNCTION microbench.check_drivers(base text, other text, phase text,
                                                     base_driver text, other_driver text)
@@ -299,7 +353,8 @@ RETURNS boolean LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    bad record;
+    by_path boolean := base_driver IS NULL AND other_driver IS NULL;
+    bad     record;
 BEGIN
     IF base = other AND (base_driver IS NULL OR other_driver IS NULL OR base_driver = other_driver) THEN
         RAISE EXCEPTION 'label "%" is compared with itself: both sides would be the same runs', base
@@ -308,13 +363,13 @@ BEGIN
                          || ' bench_protocol(label) compares its runs in-server with those over the wire.';
     END IF;
 
-    -- a side without a chosen driver: one driver per DBMS and workload
+    -- a side without a chosen driver: one driver per column and workload
     WITH cells AS (
         SELECT s.side, s.label, r.dbms, r.workload, array_agg(DISTINCT r.driver ORDER BY r.driver) AS drivers
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
         WHERE s.driver IS NULL
-        GROUP BY s.side, s.label, r.dbms, r.workload
+        GROUP BY s.side, s.label, r.dbms, microbench.run_column(r.dbms, r.driver, by_path), r.workload
     )
     SELECT c.label, c.dbms, count(*) OVER (PARTITION BY c.side, c.dbms) AS workloads,
            c.workload AS example, c.drivers
@@ -327,35 +382,58 @@ BEGIN
         RAISE EXCEPTION 'label "%" has % runs of more than one driver (%) in % workload(s), e.g. %',
                         bad.label, bad.dbms, array_to_string(bad.drivers, ', '), bad.workloads, bad.example
             USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = 'A side of a comparison is the runs of one label and one driver: runs in-server and runs over the wire together would make what the protocol path costs look like a difference.',
-                  HINT = format('Pass driver => %s to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers.',
-                                (SELECT string_agg(quote_literal(d), ' or ' ORDER BY d) FROM unnest(bad.drivers) d));
+                  DETAIL = CASE WHEN by_path
+                                THEN 'Runs of these drivers would be one column of the report: a column is the runs of one driver.'
+                                ELSE 'With a driver chosen for one side, a side is the runs of one driver: runs in-server and runs over the wire together would make what the protocol path costs look like a difference.' END,
+                  HINT = format('Pass driver => %s to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers%s.',
+                                (SELECT string_agg(quote_literal(d), ' or ' ORDER BY d) FROM unnest(bad.drivers) d),
+                                CASE WHEN NOT by_path AND bad.dbms = 'postgres' AND bad.drivers = ARRAY['extension', 'pgsql']
+                                     THEN '; with no driver at all, each path is a column of its own (pg, pg-wire)'
+                                     ELSE '' END);
     END IF;
 
-    -- neither side has a chosen driver: both ran over the same one
+    -- sides not both chosen: in each DBMS and workload they share a driver
     WITH cells AS (
-        SELECT s.side, r.dbms, r.workload, min(r.driver) AS driver
-        FROM (VALUES ('base', base), ('other', other)) AS s(side, label)
+        SELECT s.side, r.dbms, r.workload, array_agg(DISTINCT r.driver ORDER BY r.driver) AS drivers
+        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
-        WHERE base_driver IS NULL AND other_driver IS NULL
+                              AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE base_driver IS NULL OR other_driver IS NULL
         GROUP BY s.side, r.dbms, r.workload
     )
-    SELECT b.dbms, count(*) AS workloads, min(b.workload) AS example, b.driver AS base_runs_driver,
-           o.driver AS other_runs_driver
+    SELECT b.dbms, count(*) AS workloads, min(b.workload) AS example,
+           array_to_string(b.drivers, ', ') AS base_runs_drivers, array_to_string(o.drivers, ', ') AS other_runs_drivers,
+           b.drivers[1] AS base_runs_driver, o.drivers[1] AS other_runs_driver
     INTO bad
     FROM cells b
     JOIN cells o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload
-    WHERE b.side = 'base' AND b.driver <> o.driver
-    GROUP BY b.dbms, b.driver, o.driver
+    WHERE b.side = 'base' AND NOT b.drivers && o.drivers
+    GROUP BY b.dbms, b.drivers, o.drivers
     ORDER BY microbench.dbms_order(b.dbms), count(*) DESC
     LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'the % runs of label "%" are over driver % and those of label "%" over driver % in % workload(s), e.g. %',
-                        bad.dbms, base, bad.base_runs_driver, other, bad.other_runs_driver, bad.workloads, bad.example
+                        bad.dbms, base, bad.base_runs_drivers, other, bad.other_runs_drivers, bad.workloads, bad.example
             USING ERRCODE = 'invalid_parameter_value',
                   DETAIL = 'A ratio across drivers measures the protocol path as well as the difference between the labels.',
                   HINT = format('Pass base_driver => %L and other_driver => %L to compare them all the same.',
                                 bad.base_runs_driver, bad.other_runs_driver);
+    END IF;
+
+    -- two drivers chosen: a DBMS that both sides ran over them
+    IF base_driver <> other_driver
+       AND EXISTS (SELECT 1 FROM microbench.runs r
+                   WHERE r.label = base AND r.phase = check_drivers.phase AND r.driver = base_driver)
+       AND EXISTS (SELECT 1 FROM microbench.runs r
+                   WHERE r.label = other AND r.phase = check_drivers.phase AND r.driver = other_driver)
+       AND NOT EXISTS (SELECT 1 FROM microbench.runs b
+                       JOIN microbench.runs o ON o.dbms = b.dbms AND o.label = other
+                                             AND o.phase = check_drivers.phase AND o.driver = other_driver
+                       WHERE b.label = base AND b.phase = check_drivers.phase AND b.driver = base_driver) THEN
+        RAISE EXCEPTION 'drivers % (label "%") and % (label "%") drive no DBMS in common: no cell of the report would have both sides',
+                        base_driver, base, other_driver, other
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Postgres runs are over driver extension (in-server) or pgsql (over the wire), MySQL and MariaDB runs over driver mysql.';
     END IF;
     RETURN true;
 END
@@ -364,24 +442,30 @@ $$;
 -- Counted instructions of one comparison come from one counter: valgrind
 -- counts the user-mode instructions of a simulated CPU, perf_event the
 -- real CPU's, kernel included where allowed; a ratio across the two
--- measures the counters.  Refuses a comparison whose runs of one DBMS
--- hold counts of more than one (perf_event or valgrind's tool and
--- version); returns true, so that a query can be gated on it.
-CREATE OR REPLACE FUNCTION microbench.check_counters(base text, other text, phase text)
+-- measures the counters.  Refuses a comparison whose runs of one report
+-- column (the sides' runs, of the drivers chosen; run_column) hold counts
+-- of more than one (perf_event or valgrind's tool and version); returns
+-- true, so that a query can be gated on it.
+DROP FUNCTION IF EXISTS microbench.check_counters(text, text, text);
+CREATE OR REPLACE FUNCTION microbench.check_counters(base text, other text, phase text,
+                                                     base_driver text DEFAULT NULL,
+                                                     other_driver text DEFAULT NULL)
 RETURNS boolean LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     mixed text;
 BEGIN
-    -- per DBMS: a cell compares one DBMS's runs, so Postgres counted by
+    -- per column: a cell compares one column's runs, so Postgres counted by
     -- cachegrind beside MariaDB counted by callgrind is one report
-    SELECT string_agg(format('%s (%s)', d.dbms, array_to_string(d.counters, ', ')), '; ' ORDER BY d.dbms) INTO mixed
-    FROM (SELECT r.dbms, array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) AS counters
-          FROM microbench.runs r
-          WHERE r.label IN (base, other) AND r.phase = check_counters.phase
+    SELECT string_agg(format('%s (%s)', d.col, array_to_string(d.counters, ', ')), '; ' ORDER BY d.col) INTO mixed
+    FROM (SELECT microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS col,
+                 array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) AS counters
+          FROM (VALUES (base, base_driver), (other, other_driver)) AS s(label, driver)
+          JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+          WHERE r.phase = check_counters.phase
             AND r.instructions IS NOT NULL AND r.instructions_counter IS NOT NULL
-          GROUP BY r.dbms) d
+          GROUP BY 1) d
     WHERE cardinality(d.counters) > 1;
     IF mixed IS NOT NULL THEN
         RAISE EXCEPTION 'the runs of labels "%" and "%" counted the instructions of one DBMS with more than one counter: %',
@@ -393,4 +477,3 @@ BEGIN
     RETURN true;
 END
 $$;
-

@@ -12,14 +12,17 @@
 -- simulation that checks it (test/calibration/, test/pg/calibration.t).
 
 -- The figures of one side of a comparison — one label's runs of one
--- workload over one driver — on a log scale, where a ratio is a
--- difference: the runs' mean and variance of log(value), and, for QPS,
--- what the per-second samples inside the runs say: the pooled within-run
--- variance of log QPS and its lag-1 autocorrelation (neighbouring seconds
--- are alike, so n samples carry less than n samples' worth of
--- information).  side is 'base' or 'other', not the label, so that a label
--- compared with itself over two drivers stays two sides; check_drivers()
--- refuses what would pool two drivers in one side.
+-- report column and workload, over one driver — on a log scale, where a
+-- ratio is a difference: the runs' mean and variance of log(value), and,
+-- for QPS, what the per-second samples inside the runs say: the pooled
+-- within-run variance of log QPS and its lag-1 autocorrelation
+-- (neighbouring seconds are alike, so n samples carry less than n samples'
+-- worth of information).  side is 'base' or 'other', not the label, so
+-- that a label compared with itself over two drivers stays two sides.
+-- dbms is the run's report column (run_column): with no driver chosen, a
+-- label's Postgres runs over the wire are 'postgres-wire', apart from its
+-- in-server ones; check_drivers() refuses what would still pool two
+-- drivers in one side.
 DROP FUNCTION IF EXISTS microbench.side_stats(text, text, text, text);
 CREATE OR REPLACE FUNCTION microbench.side_stats(base text, other text, metric text, phase text,
                                                  base_driver text DEFAULT NULL,
@@ -32,14 +35,16 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH run_values AS (
-        SELECT s.side, r.run_id, r.dbms, r.label, r.driver, r.workload, microbench.metric_value(r, metric) AS v,
+        SELECT s.side, r.run_id,
+               microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS dbms,
+               r.label, r.driver, r.workload, microbench.metric_value(r, metric) AS v,
                CASE WHEN metric IN ('qps', 'qps_mean') THEN r.qps_per_second END AS per_second
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = side_stats.phase
           AND microbench.check_drivers(base, other, side_stats.phase, base_driver, other_driver)
           AND (NOT microbench.counted_metric(metric)
-               OR microbench.check_counters(base, other, side_stats.phase))
+               OR microbench.check_counters(base, other, side_stats.phase, base_driver, other_driver))
     ), seconds AS (
         -- log QPS of each second, a stalled second (0 queries) taken as 1 query/s
         SELECT v.run_id, s.ord, ln(greatest(s.q, 1)) AS l
@@ -72,8 +77,9 @@ AS $$
     GROUP BY v.side, v.dbms, v.label, v.driver, v.workload
 $$;
 
--- How each pair of a comparison lines up: for every DBMS and workload, the
--- base's and the other's runs of one round side by side (or, for runs that
+-- How each pair of a comparison lines up: for every report column (the
+-- DBMS, or postgres-wire: run_column) and workload, the base's and the
+-- other's runs of one round side by side (or, for runs that
 -- were not given a round, the k-th run of each side by time), their log
 -- values and difference, how long each waited for a CPU, and which server
 -- starts ran them.  A round's runs of one side are averaged (log scale).
@@ -130,7 +136,9 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH runs AS (
-        SELECT s.side, r.run_id, r.dbms, r.workload, r.round, r.instance, r.started_at,
+        SELECT s.side, r.run_id,
+               microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS dbms,
+               r.workload, r.round, r.instance, r.started_at,
                microbench.metric_value(r, metric) AS v,
                -- (a count has no time in it: its waits and neighbours set nothing aside)
                CASE WHEN NOT microbench.counted_metric(metric)
@@ -378,8 +386,11 @@ BEGIN
 END
 $$;
 
--- The comparison behind every report: one row per DBMS and catalog
--- workload that either side ran, with a verdict.  docs/methodology.md
+-- The comparison behind every report: one row per report column and
+-- catalog workload that either side ran, with a verdict.  A column is a
+-- DBMS; with no driver chosen, a label's Postgres runs over the wire are a
+-- column of their own, dbms 'postgres-wire' (run_column), decided on their
+-- own pairs and pooled with their own kind only.  docs/methodology.md
 -- explains the model and how it was checked; in short:
 --   - the unit is the pair: the two sides' runs of one round, whose
 --     log-ratio is the observation (drift that slows both alike cancels);
@@ -392,8 +403,9 @@ $$;
 --     the host slowed does not move it;
 --   - a cell's variance is moderated towards the variance its like cells
 --     share (variance_prior_robust: the cells of its workload group when
---     at least three have a spread, else the DBMS's reads, or its writes;
---     never reads with writes), so that three rounds give a usable
+--     at least three have a spread, else the column's reads, or its
+--     writes; never reads with writes, nor in-server with wire cells), so
+--     that three rounds give a usable
 --     interval; a cell whose spread is far beyond its fellows' (a disturbed
 --     one) neither sets that prior nor takes it, and keeps its own;
 --   - pairs disturbed by a neighbour are set aside (comparison_pairs);
@@ -407,6 +419,7 @@ $$;
 --     (Benjamini-Yekutieli): a selected cell's at 1 - R·alpha/m, where R
 --     cells of m were selected; an undecided cell's at the wider of the two.
 -- Columns:
+--   dbms         the report column: postgres, postgres-wire, mysql, mariadb
 --   ratio        exp(mean log-ratio of the pairs, or their trimmed mean): the report's cell
 --   base_value, other_value  each side's geometric mean over all its runs
 --   ci_low/high, level  the interval, and its confidence level
@@ -561,9 +574,11 @@ AS $$
         JOIN starts s ON s.dbms = u.dbms AND s.workload = u.workload
         JOIN microbench.workloads w ON w.name = u.workload
     ), pools AS (
-        -- like cells: a workload group of the DBMS when at least three of
-        -- its cells have a spread, else all its reads or all its writes;
-        -- writes never lend their spread to reads, nor reads to writes
+        -- like cells: a workload group of the column when at least three
+        -- of its cells have a spread, else all its reads or all its writes;
+        -- writes never lend their spread to reads, nor reads to writes, and
+        -- the wire's cells (postgres-wire) never theirs to in-server ones:
+        -- the round trips are noise of their own
         SELECT c.dbms, c.workload, c.writes,
                CASE WHEN count(*) FILTER (WHERE c.n_units >= 2 AND c.s2 > 0)
                          OVER (PARTITION BY c.dbms, c.grp) >= 3
@@ -616,13 +631,16 @@ AS $$
         -- that the pairs' spread says how much the count depends on the
         -- keys a run drew; the replays of one seed agree to the instruction
         -- and would make any verdict look certain
-        SELECT r.dbms, r.workload, count(DISTINCT r.seed) AS n
+        SELECT microbench.run_column(r.dbms, r.driver,
+                                     coalesce(compare.base_driver, compare.driver) IS NULL
+                                     AND coalesce(compare.other_driver, compare.driver) IS NULL) AS dbms,
+               r.workload, count(DISTINCT r.seed) AS n
         FROM (VALUES (base, coalesce(compare.base_driver, compare.driver)),
                      (other, coalesce(compare.other_driver, compare.driver))) AS s(label, driver)
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE microbench.counted_metric(metric) AND r.phase = compare.phase
           AND microbench.metric_value(r, metric) IS NOT NULL
-        GROUP BY r.dbms, r.workload
+        GROUP BY 1, r.workload
     ), estimated AS (
         SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.trimmed, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
                m.df_unit, m.pool, m.outlier, sd.n AS seeds,
@@ -772,7 +790,9 @@ AS $$
 $$;
 
 -- What can make the ratios of a comparison wrong although each run was
--- measured right, one line per finding and DBMS:
+-- measured right, one line per finding and report column (dbms: the
+-- column as compare() has it, postgres-wire for the wire's runs when no
+-- driver was chosen, so that each path's machine is judged on its own):
 --   host-speed  the host-speed canary (or steal time) differed between the
 --               labels' runs: the machine was not the same for both;
 --   trend       a label's QPS moved round after round in one direction,
@@ -825,7 +845,12 @@ AS $$
                max(s.name) FILTER (WHERE s.side = 'other') AS other_name
         FROM sides s
     ), runs AS (
-        SELECT s.side, s.name, r.*, ln(microbench.metric_value(r, 'qps')) AS l,
+        -- col: the run's report column, as compare() has it (run_column)
+        SELECT s.side, s.name,
+               microbench.run_column(r.dbms, r.driver,
+                                     coalesce(compare_warnings.base_driver, compare_warnings.driver) IS NULL
+                                     AND coalesce(compare_warnings.other_driver, compare_warnings.driver) IS NULL) AS col,
+               r.*, ln(microbench.metric_value(r, 'qps')) AS l,
                r.host_cpu_steal_seconds
                    / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
                             + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
@@ -836,12 +861,12 @@ AS $$
                                        coalesce(compare_warnings.base_driver, compare_warnings.driver),
                                        coalesce(compare_warnings.other_driver, compare_warnings.driver))
     ), canary AS (
-        SELECT r.dbms,
+        SELECT r.col AS dbms,
                array_agg(c.us) FILTER (WHERE r.side = 'base') AS b,
                array_agg(c.us) FILTER (WHERE r.side = 'other') AS o
         FROM runs r, LATERAL (VALUES (r.canary_before_us), (r.canary_after_us)) c(us)
         WHERE c.us > 0
-        GROUP BY r.dbms
+        GROUP BY r.col
     ), canary_found AS (
         SELECT c.dbms, 'host-speed'::text AS kind,
                format('%s: the machine ran at a different speed for the two labels: the host-speed canary took %s us (median) in the runs of %s and %s us in those of %s (%s%% %s for %s, p = %s); ratios mix the builds'' difference with the machine''s',
@@ -854,14 +879,14 @@ AS $$
              LATERAL (SELECT microbench.rank_test_p(c.b, c.o) AS p) p
         WHERE p.p < 0.01 AND abs(m.o / m.b - 1) >= threshold
     ), steal AS (
-        SELECT r.dbms,
+        SELECT r.col AS dbms,
                avg(r.steal) FILTER (WHERE r.side = 'base') AS b,
                avg(r.steal) FILTER (WHERE r.side = 'other') AS o,
                microbench.rank_test_p(array_agg(r.steal) FILTER (WHERE r.side = 'base'),
                                       array_agg(r.steal) FILTER (WHERE r.side = 'other')) AS p
         FROM runs r
         WHERE r.steal IS NOT NULL
-        GROUP BY r.dbms
+        GROUP BY r.col
     ), steal_found AS (
         SELECT s.dbms, 'host-speed'::text,
                format('%s: steal time differed between the two labels: %s%% of the host''s CPU time in the runs of %s, %s%% in those of %s (p = %s)',
@@ -874,14 +899,14 @@ AS $$
         -- turns of one round, microbench compare --turns, share it), else
         -- its place in time among the side's runs of that workload; label
         -- is the side's name, for the message
-        SELECT r.dbms, r.side, r.name AS label, r.workload,
+        SELECT r.col AS dbms, r.side, r.name AS label, r.workload,
                (CASE WHEN bool_and(r.round IS NOT NULL) OVER p THEN dense_rank() OVER byround
                      ELSE row_number() OVER bytime END - 1)::double precision AS round, r.l,
                count(*) OVER p AS k
         FROM runs r
-        WINDOW p AS (PARTITION BY r.dbms, r.side, r.workload),
-               bytime AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.started_at, r.run_id),
-               byround AS (PARTITION BY r.dbms, r.side, r.workload ORDER BY r.round)
+        WINDOW p AS (PARTITION BY r.col, r.side, r.workload),
+               bytime AS (PARTITION BY r.col, r.side, r.workload ORDER BY r.started_at, r.run_id),
+               byround AS (PARTITION BY r.col, r.side, r.workload ORDER BY r.round)
     ), centred AS (
         SELECT c.dbms, c.side, c.label, c.workload, c.k, c.round,
                c.round - avg(c.round) OVER p AS x, c.l - avg(c.l) OVER p AS y
@@ -936,14 +961,14 @@ AS $$
            OR (t.p_rounds < 0.01 AND t.largest >= threshold)
     ), states AS (
         -- the median of each fingerprint figure per side and workload
-        SELECT r.dbms, r.workload, f.key,
+        SELECT r.col AS dbms, r.workload, f.key,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.side = 'base') AS b,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY f.value::double precision) FILTER (WHERE r.side = 'other') AS o,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY coalesce((r.data_state->>'live_rows')::double precision,
                                                                    (r.data_state->>'rows')::double precision)) AS rows
         FROM runs r, jsonb_each_text(r.data_state) f
         WHERE jsonb_typeof(r.data_state -> f.key) = 'number'
-        GROUP BY r.dbms, r.workload, f.key
+        GROUP BY r.col, r.workload, f.key
     ), state_diffs AS (
         SELECT s.*,
                CASE WHEN s.key IN ('dead_rows', 'history_length') THEN abs(s.o - s.b) / greatest(s.rows, 1)
@@ -967,9 +992,9 @@ AS $$
         WHERE NOT p.set_aside AND greatest(p.base_busy, p.other_busy) > 0.2
     ), busy_found AS (
         -- the runs that shared their CPUs with a busy neighbour, and what it took
-        SELECT r.dbms, 'busy'::text,
+        SELECT r.col, 'busy'::text,
                format('%s: %s run(s) shared their CPUs with a busy neighbour (others took more than a fifth of a CPU), their pairs set aside unless marked kept (a cell with fewer than three quiet pairs keeps its busy ones): %s',
-                      microbench.dbms_short(r.dbms), count(*),
+                      microbench.dbms_short(r.col), count(*),
                       string_agg(format('%s round %s %s %s%%%s%s', r.workload, coalesce(r.round::text, '?'), r.name,
                                         round((r.busy_share * 100)::numeric),
                                         coalesce(' (' || substring(r.busy_note FROM 'busiest: ([^,]*)') || ')', ''),
@@ -978,7 +1003,7 @@ AS $$
         FROM runs r
         LEFT JOIN busy_kept k ON k.run_id = r.run_id
         WHERE r.busy_share > 0.2
-        GROUP BY r.dbms
+        GROUP BY r.col
     ), disturbed AS (
         SELECT p.*, row_number() OVER (PARTITION BY p.dbms
                                        ORDER BY abs(p.other_wait - p.base_wait - p.usual_wait_difference) DESC) AS worst

@@ -2,7 +2,10 @@
 --
 -- The user's deliverable is a table of QPS(other build) / QPS(base build)
 -- per DBMS and microbenchmark, in the catalog's groups and order, laid out
--- as in the gcc-vs-clang report, each cell with its verdict
+-- as in the gcc-vs-clang report: a column per DBMS, pg, my, ma, and for
+-- labels measured both in-server and over the wire (microbench compare
+-- --path both) with no driver chosen, pg and pg-wire (run_column,
+-- 29_sides.sql), each cell with its verdict
 -- (microbench.compare(), 30_compare.sql): a difference (the ratio alone),
 -- the same within the threshold ("="), or not decided yet ("?").  Under the
 -- table, a legend and the warnings (compare_warnings).  Text, markdown and
@@ -24,8 +27,9 @@ AS $$
 $$;
 
 -- The grid every format prints: one row per (column, workload) with the
--- cell text and its statistics; columns are the DBMS (two-label report) or
--- the labels (relative series).  Rows exist for the workloads some column
+-- cell text and its statistics; columns are the report columns of
+-- compare() (two-label report: pg, pg-wire, my, ma) or the labels
+-- (relative series).  Rows exist for the workloads some column
 -- has data for, so a report shows what ran: the whole suite prints all 32
 -- rows, a subset prints its own, and "-" marks a column without data.
 -- base_driver and other_driver choose the sides' drivers as in compare();
@@ -79,7 +83,8 @@ AS $$
 $$;
 
 -- What the columns and marks of a report mean, said once under it, a line
--- each: the DBMS names of its columns, what a cell divides by what (cells,
+-- each: the DBMS names of its columns (dbms_legend: beside pg-wire, pg
+-- says it is in-server), what a cell divides by what (cells,
 -- e.g. "QPS(clang) / QPS(gcc)"), the three verdicts, and what the
 -- intervals are (the markdown report prints them).
 DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
@@ -102,10 +107,9 @@ AS $$
            || E'\n' || prefix || '0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it'
            || E'\n' || prefix || 'intervals: ' || round((confidence * 100)::numeric, 1)::float8
            || '% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells'
-    FROM (SELECT DISTINCT e->>'dbms' AS dbms,
-                 CASE e->>'dbms' WHEN 'postgres' THEN 'pg: Postgres' WHEN 'mysql' THEN 'my: MySQL'
-                                 WHEN 'mariadb' THEN 'ma: MariaDB' END AS legend
-          FROM jsonb_array_elements(grid_rows) e WHERE e->>'dbms' IS NOT NULL) d,
+    FROM (SELECT c.dbms, microbench.dbms_legend(c.dbms, array_agg(c.dbms) OVER ()) AS legend
+          FROM (SELECT DISTINCT e->>'dbms' AS dbms
+                FROM jsonb_array_elements(grid_rows) e WHERE microbench.dbms_short(e->>'dbms') IS NOT NULL) c) d,
          (SELECT round((threshold * 100)::numeric, 1)::float8::text AS pct) t
     GROUP BY t.pct
 $$;
@@ -250,7 +254,8 @@ $$;
 -- the buffer pool, so the count holds first touches of pages, not only
 -- queries), what share of an in-server count ran in the harness's own
 -- code (the extension), with the compiler that built it for every build,
--- and which settings of a counted server differ from a timed one's, and why.
+-- and which settings of a counted server differ from a timed one's, and why;
+-- per report column as compare() has it (run_column).
 CREATE OR REPLACE FUNCTION microbench.count_caption(base text, others text[], phase text, prefix text,
                                                     only_dbms text, base_driver text DEFAULT NULL,
                                                     other_driver text DEFAULT NULL)
@@ -259,29 +264,29 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH counted AS (
         SELECT r.*, w.grp,
+               microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS col,
                coalesce(r.shared_blks_read, (r.server_status ->> 'Innodb_buffer_pool_reads')::bigint) AS blocks_read
         FROM (SELECT base AS label, base_driver AS driver
               UNION ALL SELECT o, other_driver FROM unnest(others) o) s
         JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         JOIN microbench.workloads w ON w.name = r.workload
         WHERE r.phase = count_caption.phase AND r.instructions_counter ~ '^(cachegrind|callgrind)'
-          AND (only_dbms IS NULL OR r.dbms = only_dbms)
     ), cold AS (
-        SELECT c.dbms,
+        SELECT c.col,
                format('%swarning: %s: %s read cell(s) read pages from disk inside their counted window, so their count holds first touches of pages as well as queries (the tables did not fit in %s): %s',
-                      prefix, microbench.dbms_short(c.dbms), count(DISTINCT c.workload),
+                      prefix, microbench.dbms_short(c.col), count(DISTINCT c.workload),
                       CASE c.dbms WHEN 'postgres' THEN 'shared_buffers' ELSE 'the buffer pool' END,
                       string_agg(DISTINCT format('%s (%s blocks in %s of %s runs)', c.workload, c.most, c.cold_runs, c.runs), ', ')) AS line
-        FROM (SELECT c.dbms, c.workload, max(c.blocks_read) OVER w AS most,
+        FROM (SELECT c.col, c.dbms, c.workload, max(c.blocks_read) OVER w AS most,
                      count(*) FILTER (WHERE c.blocks_read > 0) OVER w AS cold_runs, count(*) OVER w AS runs,
                      c.blocks_read
               FROM counted c
               WHERE c.grp <> 'writes'
-              WINDOW w AS (PARTITION BY c.dbms, c.workload)) c
+              WINDOW w AS (PARTITION BY c.col, c.workload)) c
         WHERE c.blocks_read > 0
-        GROUP BY c.dbms
+        GROUP BY c.col, c.dbms
     ), harness AS (
-        SELECT c.dbms,
+        SELECT c.col,
                format('%sharness: the in-server counts include the extension''s own code, built with %s for every build: %s%% of a query''s instructions (%s)',
                       prefix, string_agg(DISTINCT c.harness_compiler, ', '),
                       CASE WHEN round(min(c.share) * 100, 1) = round(max(c.share) * 100, 1)
@@ -289,37 +294,41 @@ AS $$
                            ELSE round(min(c.share) * 100, 1) || '-' || round(max(c.share) * 100, 1) END,
                       (array_agg(c.workload || ' ' || round(c.share * 100, 1) || '%' ORDER BY c.share DESC))[1]
                       || ' the most') AS line
-        FROM (SELECT c.dbms, c.workload, c.harness_compiler,
+        FROM (SELECT c.col, c.workload, c.harness_compiler,
                      (avg(c.harness_instructions::numeric / nullif(c.instructions, 0))) AS share
               FROM counted c
               WHERE c.harness_instructions IS NOT NULL
-              GROUP BY c.dbms, c.workload, c.harness_compiler) c
-        GROUP BY c.dbms
+              GROUP BY c.col, c.workload, c.harness_compiler) c
+        GROUP BY c.col
     ), settings AS (
-        SELECT c.dbms,
-               format('%scounted server: %s: %s', prefix, microbench.dbms_short(c.dbms),
+        SELECT c.col,
+               format('%scounted server: %s: %s', prefix, microbench.dbms_short(c.col),
                       string_agg(DISTINCT c.count_settings, '; ')) AS line
         FROM counted c
         WHERE c.count_settings IS NOT NULL
-        GROUP BY c.dbms
+        GROUP BY c.col
     )
-    SELECT coalesce(string_agg(E'\n' || l.line, '' ORDER BY microbench.dbms_order(l.dbms), l.ord), '')
-    FROM (SELECT dbms, line, 1 AS ord FROM cold UNION ALL SELECT dbms, line, 2 FROM harness
-          UNION ALL SELECT dbms, line, 3 FROM settings) l
+    SELECT coalesce(string_agg(E'\n' || l.line, '' ORDER BY microbench.dbms_order(l.col), l.ord), '')
+    FROM (SELECT col, line, 1 AS ord FROM cold UNION ALL SELECT col, line, 2 FROM harness
+          UNION ALL SELECT col, line, 3 FROM settings) l
+    WHERE only_dbms IS NULL OR l.col = only_dbms
 $$;
 
 -- How each side's runs were driven, when not with the defaults (prepared
 -- statements, no rate or event limit, no reconnects): a line under the
 -- report, because such runs measure something else.  drivers[i] is the
--- driver chosen for labels[i] (NULL, or no array: all its runs).
+-- driver chosen for labels[i] (NULL, or no array: all its runs).  A label
+-- whose drivers ran with other options (its runs over the wire without
+-- prepared statements, say) says so per driver ("gcc in-server defaults,
+-- gcc over pgsql ps_mode=disable"), as its columns are apart too.
 DROP FUNCTION IF EXISTS microbench.options_caption(text[], text, text);
 CREATE OR REPLACE FUNCTION microbench.options_caption(labels text[], phase text, prefix text,
                                                       drivers text[] DEFAULT NULL)
 RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH per_label AS (
-        SELECT l.label, l.driver, l.ord,
+    WITH per_driver AS (
+        SELECT l.label, l.driver AS chosen, l.ord, r.driver,
                string_agg(DISTINCT concat_ws(' ',
                    CASE WHEN r.ps_mode <> 'auto' THEN 'ps_mode=' || r.ps_mode END,
                    CASE WHEN r.rate IS NOT NULL THEN 'rate=' || r.rate END,
@@ -331,12 +340,20 @@ AS $$
         FROM unnest(labels, drivers) WITH ORDINALITY AS l(label, driver, ord)
         JOIN microbench.runs r ON r.label = l.label AND r.phase = options_caption.phase
                               AND (l.driver IS NULL OR r.driver = l.driver)
-        GROUP BY l.label, l.driver, l.ord
+        GROUP BY l.label, l.driver, l.ord, r.driver
+    ), per_label AS (
+        SELECT p.ord, bool_or(p.opts <> '') AS any_opts,
+               CASE WHEN count(DISTINCT p.opts) = 1
+                    THEN microbench.side_name(p.label, min(p.chosen)) || ' '
+                         || CASE WHEN min(p.opts) = '' THEN 'defaults' ELSE min(p.opts) END
+                    ELSE string_agg(microbench.side_name(p.label, p.driver) || ' '
+                                    || CASE WHEN p.opts = '' THEN 'defaults' ELSE p.opts END, ', ' ORDER BY p.driver)
+               END AS entry
+        FROM per_driver p
+        GROUP BY p.label, p.ord
     )
-    SELECT CASE WHEN bool_or(p.opts <> '') THEN
-        E'\n' || prefix || 'run options: '
-        || string_agg(microbench.side_name(p.label, p.driver) || ' '
-                      || CASE WHEN p.opts = '' THEN 'defaults' ELSE p.opts END, '; ' ORDER BY p.ord)
+    SELECT CASE WHEN bool_or(p.any_opts) THEN
+        E'\n' || prefix || 'run options: ' || string_agg(p.entry, '; ' ORDER BY p.ord)
     ELSE '' END
     FROM per_label p
 $$;
@@ -347,8 +364,9 @@ $$;
 -- one: bench_report('gcc', 'clang', driver => 'pgsql') compares two builds
 -- over the wire, bench_report('gcc', 'gcc', base_driver => 'extension',
 -- other_driver => 'pgsql') what the protocol path costs one build.
--- Without them, a label whose runs of one DBMS and workload come from two
--- drivers is refused (check_drivers), never pooled.
+-- Without them, labels measured both in-server and over the wire (as
+-- microbench compare --path both measures them) get a column per path, pg
+-- and pg-wire, never pooled; check_drivers refuses what stays ambiguous.
 DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text);
 DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
@@ -446,7 +464,8 @@ BEGIN
 END
 $$;
 
--- A series relative to one base: one column per other label, per DBMS.
+-- A series relative to one base: one column per other label, per report
+-- column of the base's runs (pg, pg-wire, my, ma: a table each).
 -- bench_relative('pg17', 'pg18', 'pg19') prints text; the form with an
 -- array takes the same formats and options as bench_report:
 -- bench_relative('pg17', ARRAY['pg18', 'pg19'], 'markdown').  driver,
@@ -474,7 +493,9 @@ BEGIN
                                           NULL, bd, od);
     END IF;
     FOR d IN
-        SELECT DISTINCT r.dbms, microbench.dbms_order(r.dbms) FROM microbench.runs r
+        SELECT DISTINCT c.dbms, microbench.dbms_order(c.dbms)
+        FROM microbench.runs r,
+             LATERAL (SELECT microbench.run_column(r.dbms, r.driver, bd IS NULL AND od IS NULL) AS dbms) c
         WHERE r.label = base AND r.phase = bench_relative.phase AND (bd IS NULL OR r.driver = bd) ORDER BY 2
     LOOP
         part := microbench.relative_report(base, others, format, phase, metric, true, confidence, threshold,
@@ -511,7 +532,9 @@ COMMENT ON FUNCTION microbench.bench_relative(text, text[], text, text, text, do
 -- ('extension'), workload by workload, in bench_report's layout and
 -- formats.  A cell is QPS over the wire / QPS in-server (or the metric's
 -- ratio), so below 1 for QPS: the share of the in-server rate left once
--- every statement makes a round trip.
+-- every statement makes a round trip.  Runs of the comparison runner,
+-- which measures both paths in each round (microbench compare --path
+-- both), pair by round.
 CREATE OR REPLACE FUNCTION microbench.bench_protocol(label text, format text DEFAULT 'text',
                                                      phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                                      confidence double precision DEFAULT 0.95,

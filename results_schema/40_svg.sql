@@ -13,7 +13,8 @@
 -- data at all gets one dash); cells that are not a difference (the same
 -- within the threshold, "=", or not decided, "?": compare()'s verdicts)
 -- are drawn as a lighter hatched bar, the mark beside the ratio.  The legend says what the columns and
--- pg/my/ma are, the caption what whiskers and hatching mean.
+-- pg/pg-wire/my/ma are (dbms_legend: beside pg-wire, pg says it is
+-- in-server), the caption what whiskers and hatching mean.
 -- bench_report(..., 'svg') calls it.
 --
 -- Plain SQL and PL/pgSQL, loadable into any Postgres >= 13 without the C
@@ -107,12 +108,6 @@ $$;
 COMMENT ON FUNCTION microbench.svg_colour(integer, double precision) IS
     'colour #rrggbb of report column i in the SVG chart, optionally mixed with white';
 
--- The name of a DBMS for the legend.
-CREATE OR REPLACE FUNCTION microbench.dbms_name(dbms text)
-RETURNS text LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$ SELECT CASE dbms WHEN 'postgres' THEN 'Postgres' WHEN 'mysql' THEN 'MySQL' WHEN 'mariadb' THEN 'MariaDB' ELSE dbms END $$;
-
 -- A ratio as a tick label: 0.05, 0.8, 1.25, 20.
 CREATE OR REPLACE FUNCTION microbench.svg_tick(v double precision)
 RETURNS text LANGUAGE sql IMMUTABLE STRICT
@@ -121,9 +116,10 @@ AS $$ SELECT trim_scale(round(v::numeric, 6))::text $$;
 
 -- The chart.  base, others, phase, metric, confidence and threshold as for
 -- report_grid(); by_label: one column per other label (per DBMS) instead of
--- one per DBMS; driver, base_driver and other_driver choose the runs as for
--- bench_report(), and the title then names each side by label and driver
--- ("QPS(gcc over pgsql) / QPS(gcc in-server)").
+-- one per DBMS (with no driver chosen, Postgres over the wire is a DBMS
+-- column of its own, pg-wire); driver, base_driver and other_driver choose
+-- the runs as for bench_report(), and the title then names each side by
+-- label and driver ("QPS(gcc over pgsql) / QPS(gcc in-server)").
 --
 -- The ratio axis is logarithmic, so that 0.5 and 2 are bars of one length
 -- and a 20x write leaves room for a 0.95 read.  Each side of 1.0 reaches the
@@ -288,8 +284,7 @@ BEGIN
     IF by_label AND NOT many_dbms THEN
         dbms_line := 'all columns: ' || microbench.dbms_name(col_dbms[1]);
     ELSIF by_label THEN
-        SELECT string_agg(coalesce(microbench.dbms_short(d) || ': ', '') || microbench.dbms_name(d), ', '
-                          ORDER BY microbench.dbms_order(d))
+        SELECT string_agg(microbench.dbms_legend(d, col_dbms), ', ' ORDER BY microbench.dbms_order(d))
         INTO dbms_line FROM (SELECT DISTINCT d FROM unnest(col_dbms) d) x;
     END IF;
 
@@ -356,7 +351,7 @@ BEGIN
     FOR i IN 1 .. ncols + 2 LOOP
         IF i <= ncols THEN
             item := CASE WHEN by_label THEN col_name[i] || CASE WHEN many_dbms THEN ' (' || coalesce(microbench.dbms_short(col_dbms[i]), col_dbms[i]) || ')' ELSE '' END
-                          ELSE coalesce(microbench.dbms_short(col_dbms[i]) || ': ', '') || microbench.dbms_name(col_dbms[i]) END;
+                          ELSE microbench.dbms_legend(col_dbms[i], col_dbms) END;
         ELSIF i = ncols + 1 THEN
             CONTINUE WHEN NOT by_label;
             item := dbms_line;

@@ -4,8 +4,9 @@
 # server exactly as the extension's rows do (dbms, version, version text,
 # compiler), carries the server's counters over the window, the per-second
 # QPS and the data fingerprint; bench_protocol(label) compares the two
-# drivers workload by workload; a report that would pool two drivers in
-# one cell refuses with a hint instead.
+# drivers workload by workload; with no driver chosen, a report gives each
+# path a column of its own (pg, pg-wire), and one that would pool two
+# drivers in one side refuses with a hint instead.
 set -u
 . "$(dirname "$0")/tap.sh"
 
@@ -62,11 +63,16 @@ want=$(pg_value "WITH kept AS (
                       LATERAL (SELECT microbench.metric_value(r, 'qps')) AS steady(v)")
 is "$ratio" "$want" "compare(): the ratio is the wire runs' geometric mean over the in-server runs' (of the pairs kept)"
 
-# no driver named, two drivers under one label: refused, not pooled
+# no driver named, two drivers under one label: a column per path, not pooled
 pg_value "SELECT count(*) FROM bench_run('point-query', seconds => 0.5, warmup => 0, label => 'proto-b')" >/dev/null
-psql -X -A -t -q -d "$MB_PG_DB" -v VERBOSITY=verbose -c "SELECT bench_report('proto', 'proto-b')" >"$out" 2>&1
+report=$(pg_value "SELECT bench_report('proto', 'proto-b')")
+ok "$(grep -Eq '^pg +pg-wire$' <<<"$report" && grep -Eq '^[0-9.]+[=?]? +- +point-query$' <<<"$report"; echo $?)" \
+   "no driver named: columns pg and pg-wire, the wire's without a side in proto-b ($(grep point-query <<<"$report"))"
+# one side's driver named, the other side's runs of two drivers: refused
+psql -X -A -t -q -d "$MB_PG_DB" -v VERBOSITY=verbose \
+    -c "SELECT bench_report('proto', 'proto-b', other_driver => 'extension')" >"$out" 2>&1
 ok "$(grep -q '22023' "$out" && grep -q 'more than one driver' "$out"; echo $?)" \
-   "a label with runs of two drivers is refused (22023) without driver => ...: $(grep -m1 ERROR "$out")"
+   "a side of runs of two drivers beside a chosen driver is refused (22023): $(grep -m1 ERROR "$out")"
 ok "$(grep -qi 'HINT:.*driver' "$out"; echo $?)" "... with a hint to pass a driver"
 ok "$(pg_value "SELECT bench_report('proto', 'proto', base_driver => 'extension', other_driver => 'pgsql')" \
       | grep -q 'point-query'; echo $?)" "bench_report(label, label, base_driver, other_driver) works"

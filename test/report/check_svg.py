@@ -582,10 +582,13 @@ def main():
         if got < 0.8 * w * h:
             bad.append("swatch %d: %d of %d px" % (i, got, w * h))
     ok(swatches and not bad, "the legend has a painted swatch per column (%d)" % len(swatches), *bad)
-    names = {"postgres": ("pg", "Postgres"), "mysql": ("my", "MySQL"), "mariadb": ("ma", "MariaDB")}
     said = [e for e in texts if "legend-dbms" in classes(e)]
     line = " ".join("".join(e.itertext()) for e in said)
     dbms = sorted({s.get("data-dbms") for s in swatches.values()})
+    # beside Postgres over the wire (pg-wire), pg says it is in-server
+    names = {"postgres": ("pg", "Postgres in-server" if "postgres-wire" in dbms else "Postgres"),
+             "postgres-wire": ("pg-wire", "Postgres over the wire"),
+             "mysql": ("my", "MySQL"), "mariadb": ("ma", "MariaDB")}
     # a series of one DBMS says it once ("all columns: Postgres"); DBMS columns,
     # or labels of several DBMS, name each with its abbreviation ("pg: Postgres")
     single = len(dbms) == 1 and line.startswith("all columns: ")

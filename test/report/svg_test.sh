@@ -9,13 +9,16 @@
 # and mysql rows, missing cells, repeated runs with a spread so that cells
 # have intervals — significant ones, ones that include 1, wild ones cut at
 # the axis end, one from per-second samples —, ratios 0.5, 0.95, 2 and 20,
-# a label full of XML markup, ten labels with ratios from 0.2 to 3.5) and
-# extracts four charts:
+# a label full of XML markup, ten labels with ratios from 0.2 to 3.5, two
+# labels measured in-server and over the wire) and extracts five charts:
 #
 #   main   bench_report('svgtest-base', 'svgtest-other', 'svg')
 #   label  report_svg('svgtest-b2', ARRAY['svgtest-<&"q''>', 'svgtest-third'], by_label => true,
 #                     confidence => 0.9)
 #   wide   report_svg('svgtest-w0', ARRAY[ten labels], by_label => true)
+#   paths  bench_report('svgtest-pa', 'svgtest-pb', 'svg'): no driver chosen,
+#          Postgres in-server and over the wire and MariaDB, three columns
+#          (pg, pg-wire, ma)
 #   empty  report_svg of labels that have no runs
 #
 # Each is rendered with headless Chromium (render_svg.sh) and its pixels are
@@ -66,7 +69,7 @@ if ! before=$(count_rows 2>"$work/err"); then
 fi
 
 # --- synthetic runs, the charts, rollback ----------------------------------
-check "synthetic runs inserted, four SVGs extracted, transaction rolled back" psql_q <<SQL
+check "synthetic runs inserted, five SVGs extracted, transaction rolled back" psql_q <<SQL
 BEGIN;
 INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
                              rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
@@ -148,6 +151,22 @@ FROM (VALUES ('svgtest-w0', 1.0), ('svgtest-w1', 0.2), ('svgtest-w2', 3.5), ('sv
              ('svgtest-w10 built with clang 18, -O3 -flto -march=native, PGO from a 12 hour TPC-C run', 1.15)
      ) AS l(label, f),
      (VALUES ('hot-points', 1000), ('scan', 200)) AS w(workload, q);
+-- paths: Postgres runs in-server and over the wire under one label, and MariaDB's:
+-- pg-wire is a column of its own (0.97 where in-server is 0.90), three runs a side
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                             rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                             events, queries, qps, tps, driver)
+SELECT p.dbms, '1', l.label, w.workload, 'post', 1, 10000, 1, 'uniform', 10, 0,
+       timestamptz '2024-01-03 00:00:00+00' + n * interval '1 minute',
+       timestamptz '2024-01-03 00:00:10+00' + n * interval '1 minute', 10,
+       v.qps * 10, v.qps * 10, v.qps, v.qps, p.driver
+FROM (VALUES ('postgres', 'extension', 1.0, 0.90), ('postgres', 'pgsql', 0.4, 0.97),
+             ('mariadb', 'mysql', 0.8, 1.20)) AS p(dbms, driver, f, ratio),
+     (VALUES ('svgtest-pa', false), ('svgtest-pb', true)) AS l(label, other),
+     (VALUES ('hot-points', 1000), ('point-query', 1500), ('insert', 400)) AS w(workload, q),
+     generate_series(1, 3) n,
+     LATERAL (SELECT w.q * p.f * CASE WHEN l.other THEN p.ratio ELSE 1 END
+                     * (1 + 0.01 * sin(n * 2.1 + length(w.workload) + l.other::integer)) AS qps) v;
 \pset tuples_only on
 \pset format unaligned
 \o $work/main.svg
@@ -159,6 +178,8 @@ SELECT microbench.report_svg('svgtest-w0', ARRAY(SELECT label FROM microbench.ru
                                                   WHERE label LIKE 'svgtest-w_%' AND label <> 'svgtest-w0'
                                                   GROUP BY label ORDER BY min(run_id)),
                              'post', 'qps', true);
+\o $work/paths.svg
+SELECT microbench.bench_report('svgtest-pa', 'svgtest-pb', 'svg');
 \o $work/empty.svg
 SELECT microbench.report_svg('svgtest-none', ARRAY['svgtest-nothing']);
 \o
@@ -189,7 +210,7 @@ chart() {   # chart NAME CHECK-OPTIONS...: check_svg.py's lines, prefixed with N
     done < <(python3 "$here/check_svg.py" "$@" "$work/$name.svg" "$work/$name.png" 2>&1)
 }
 
-for name in main label wide empty; do
+for name in main label wide paths empty; do
     if [ -s "$work/$name.svg" ]; then add "ok - $name.svg extracted"
     else add "not ok - $name.svg extracted"; continue; fi
     render "$name"
@@ -207,6 +228,8 @@ chart label --expect-title "QPS(label) / QPS(svgtest-b2), label in svgtest-<&\"q
 chart wide --expect-columns 10 --expect-group 'point queries' \
     --expect-group 'range queries without aggregation' --expect-bars 20 --expect-noisy 20 \
     --expect-whiskers 0
+chart paths --expect-title 'QPS(svgtest-pb) / QPS(svgtest-pa)' --expect-columns 3 \
+    --expect-group 'point queries' --expect-group 'writes' --expect-bars 9 --expect-whiskers 9
 chart empty --expect-title 'QPS(svgtest-nothing) / QPS(svgtest-none)' --expect-empty
 
 finish

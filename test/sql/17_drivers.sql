@@ -1,14 +1,16 @@
 -- 17_drivers.sql — which driver ran the statements, and reports that never
 -- pool two of them: the migration of the client's old driver name, what
 -- import_runs() records, a label measured both in-server and over the wire
--- (libpq) compared per driver and against itself (bench_protocol), and the
--- refusals when a comparison does not say which runs it means.  Synthetic
--- runs with known ratios: every pgsql run is 0.4 of its in-server run, and
--- drv-clang is 1.10 of drv-gcc in-server and 1.05 of it over the wire (each
--- side's three runs in an order that shows no trend over the rounds).
+-- (libpq) compared per driver, against itself (bench_protocol) and, with no
+-- driver chosen, in a column per path (pg, pg-wire), and the refusals when
+-- a comparison does not say which runs it means.  Synthetic runs with
+-- known ratios: every pgsql run is 0.4 of its in-server run, and drv-clang
+-- is 1.10 of drv-gcc in-server and 1.05 of it over the wire (each side's
+-- three runs in an order that shows no trend over the rounds); drv-run-*
+-- are runs as the comparison runner writes them, both paths in each round.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(34);
+SELECT plan(43);
 
 CREATE FUNCTION pg_temp.run(dbms text, label text, driver text, workload text, qps float8,
                             canary float8 DEFAULT NULL, ps_mode text DEFAULT 'auto') RETURNS void
@@ -131,18 +133,39 @@ SELECT matches(microbench.bench_protocol('drv-gcc', metric => 'tps'),
                'bench_protocol of another metric says so');
 SELECT is(bench_protocol('drv-old'), '', 'a label without runs over the wire: an empty protocol report');
 
--- ---- refused, never pooled -------------------------------------------------------
-SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang')$$, '22023',
-                 'label "drv-gcc" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
-                 'no driver given, a label with runs in-server and over the wire: refused with 22023');
-SELECT throws_ok($$SELECT * FROM microbench.compare('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... and so is compare()');
-SELECT throws_ok($$SELECT * FROM microbench.compare_warnings('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... compare_warnings()');
-SELECT throws_ok($$SELECT bench_relative('drv-gcc', 'drv-clang')$$, '22023', NULL,
-                 '... bench_relative()');
-SELECT throws_ok($$SELECT microbench.report_svg('drv-gcc', ARRAY['drv-clang'])$$, '22023', NULL,
-                 '... and the SVG chart');
+-- ---- no driver chosen: a column per path, never pooled ------------------------
+-- (these said "refused" while a label could not hold both paths in one report)
+SELECT is(bench_report('drv-gcc', 'drv-clang'),
+'-- point queries
+pg       pg-wire
+1.10     1.05     point-query
+
+-- pg: Postgres in-server (the extension), pg-wire: Postgres over the wire (the pgsql driver)
+-- cells: QPS(drv-clang) / QPS(drv-gcc), from the runs paired round by round; - means no data
+-- 1.04: a difference: the interval excludes 1 and the change is at least 2% (1.020 or more, 0.980 or less)
+-- 1.00=: the same within ±2%: the whole interval lies inside 0.980 .. 1.020
+-- 0.97?: not decided by these runs; the markdown report says about how many more rounds would decide it
+-- intervals: 95% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells
+-- run options: drv-gcc in-server defaults, drv-gcc over pgsql ps_mode=disable; drv-clang defaults',
+          'no driver given, labels with runs in-server and over the wire: a column each, pg 1.10 and pg-wire 1.05, the legend saying which is which');
+SELECT results_eq(
+    $$SELECT dbms, base_runs, other_runs, round(base_value::numeric, 1), round(other_value::numeric, 1),
+             round(ratio::numeric, 4), verdict, base_driver_used, other_driver_used
+      FROM microbench.compare('drv-gcc', 'drv-clang')$$,
+    $$VALUES ('postgres', 3, 3, 1000.0, 1100.0, 1.1000, 'difference', 'extension', 'extension'),
+             ('postgres-wire', 3, 3, 400.0, 420.0, 1.0500, 'difference', 'pgsql', 'pgsql')$$,
+    '... and compare(): a row per path, 3 runs a side each, its own values, ratio and verdict');
+SELECT is((SELECT count(*) FROM microbench.compare_warnings('drv-gcc', 'drv-clang')), 0::bigint,
+          '... compare_warnings(): per path, drv-gcc''s canaries (100 us in-server, 150 us over the wire) are not one level');
+SELECT matches(bench_relative('drv-gcc', 'drv-clang'),
+               E'^-- pg: QPS\\(label\\) / QPS\\(drv-gcc\\)\n\n-- point queries\ndrv-clang\n1\\.10 +point-query\n(.*\n)*'
+               || E'\n-- pg-wire: QPS\\(label\\) / QPS\\(drv-gcc\\)\n\n-- point queries\ndrv-clang\n1\\.05 +point-query\n',
+               '... bench_relative(): a table per path');
+SELECT matches(microbench.report_svg('drv-gcc', ARRAY['drv-clang']),
+               'data-col="1" data-dbms="postgres".*>pg: Postgres in-server \(the extension\)<.*'
+               'data-col="2" data-dbms="postgres-wire".*>pg-wire: Postgres over the wire \(the pgsql driver\)<.*'
+               'class="bar" data-col="1" data-ratio="1\.(1|099).*class="bar" data-col="2" data-ratio="1\.0(5|49)',
+               '... and the SVG chart: a bar per path, the legend saying which is which');
 SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-clang', base_driver => 'pgsql')$$, '22023',
                  'label "drv-clang" has postgres runs of more than one driver (extension, pgsql) in 1 workload(s), e.g. point-query',
                  'one side''s driver given: the other side must not be mixed either');
@@ -157,8 +180,8 @@ EXCEPTION WHEN invalid_parameter_value THEN
     GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
     RETURN hint;
 END $$;
-SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-gcc', 'drv-clang')$$),
-          'Pass driver => ''extension'' or ''pgsql'' to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers.',
+SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-gcc', 'drv-clang', base_driver => 'pgsql')$$),
+          'Pass driver => ''extension'' or ''pgsql'' to compare one driver''s runs, or base_driver => and other_driver => to compare two drivers; with no driver at all, each path is a column of its own (pg, pg-wire).',
           'its hint names the drivers to pass');
 
 -- two labels over different drivers, none chosen: a cross-driver ratio is asked for, not found
@@ -172,6 +195,13 @@ SELECT is(pg_temp.error_hint($$SELECT bench_report('drv-inside', 'drv-wire')$$),
           '... saying how to ask for it');
 SELECT matches(bench_report('drv-inside', 'drv-wire', base_driver => 'extension', other_driver => 'pgsql'),
                E'\n0\\.50    point-query\n', '... and asked for, it is the ratio of the two');
+SELECT throws_ok($$SELECT bench_report('drv-inside', 'drv-wire', base_driver => 'extension')$$, '22023',
+                 'the postgres runs of label "drv-inside" are over driver extension and those of label "drv-wire" over driver pgsql in 1 workload(s), e.g. point-query',
+                 '... and so is naming one side''s driver only: the other''s runs are of another');
+-- a label of both paths against one of the in-server path only: the wire's column has no other side
+SELECT matches(bench_report('drv-gcc', 'drv-inside'),
+               E'^-- point queries\npg       pg-wire\n1\\.00=    -        point-query\n',
+               'no driver given, a label of both paths against one in-server: pg compared, pg-wire without data');
 
 -- a label against itself needs two drivers
 SELECT throws_ok($$SELECT bench_report('drv-gcc', 'drv-gcc')$$, '22023',
@@ -189,6 +219,81 @@ SELECT matches(bench_report('drv-a', 'drv-b'),
                'no driver given, one driver per DBMS: both columns, labels named as before');
 SELECT matches(bench_report('drv-a', 'drv-b', driver => 'mysql'),
                E'^-- point queries\nma\n', 'driver => ''mysql'' keeps the MariaDB runs only');
+-- two drivers chosen that no DBMS shares: no cell could have both sides
+SELECT throws_ok($$SELECT bench_report('drv-a', 'drv-clang', base_driver => 'mysql', other_driver => 'pgsql')$$, '22023',
+                 'drivers mysql (label "drv-a") and pgsql (label "drv-clang") drive no DBMS in common: no cell of the report would have both sides',
+                 'base_driver => mysql against other_driver => pgsql: refused');
+
+-- ---- the comparison runner's runs: both paths in every round ---------------------
+-- Two builds as microbench compare --path both measures them: in each of
+-- six rounds each build's server starts once (instance) and runs each
+-- workload in-server and over the wire.  Three point-query workloads; the
+-- wire's pairs spread ten times as far as the in-server ones; drv-run-b
+-- is 1.10 of drv-run-a in-server and 1.01 over the wire; the canary says
+-- drv-run-b's wire runs met a slower machine (130 us against 100 us).
+CREATE FUNCTION pg_temp.runner_run(label text, driver text, workload text, round integer, qps float8,
+                                   canary float8) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                                 rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                                 events, queries, qps, tps, driver, canary_before_us, canary_after_us,
+                                 round, instance, qps_per_second, data_state, cpu_run_seconds,
+                                 cpu_wait_seconds, busy_share)
+    VALUES ('postgres', '1', label, workload, 'post', 1, 1000, 1, 'uniform', 1, 0,
+            timestamptz '2024-01-01 00:00:00+00' + round * interval '1 hour'
+                + (SELECT count(*) FROM microbench.runs WHERE label LIKE 'drv-run-%') * interval '2 seconds',
+            timestamptz '2024-01-01 00:00:01+00' + round * interval '1 hour'
+                + (SELECT count(*) FROM microbench.runs WHERE label LIKE 'drv-run-%') * interval '2 seconds',
+            1, qps, qps, qps, qps, driver, canary, canary,
+            round, format('5432 %s 2024-01-01 %s:00:00+00', 1000 + round * 2 + (label = 'drv-run-b')::integer, round),
+            ARRAY[qps, qps], '{"live_rows": 1000, "dead_rows": 0}', 1, 0.01, 0.01)
+$$;
+SELECT pg_temp.runner_run(l.label, d.driver, w.workload, r,
+                          w.qps * l.f * d.f * CASE d.driver WHEN 'extension' THEN l.f_in ELSE l.f_wire END
+                          * exp(d.noise * sin(r * 2.3 + w.k * 1.7 + l.k)),
+                          CASE WHEN l.label = 'drv-run-b' AND d.driver = 'pgsql' THEN 130 ELSE 100 END)
+FROM generate_series(1, 6) r,
+     (VALUES ('hot-points', 1000, 1), ('point-query', 900, 2), ('points-covered-pk', 800, 3)) AS w(workload, qps, k),
+     (VALUES ('drv-run-a', 1.0, 1.0, 1.0, 0), ('drv-run-b', 1.0, 1.10, 1.01, 1)) AS l(label, f, f_in, f_wire, k),
+     (VALUES ('extension', 1.0, 0.002), ('pgsql', 0.4, 0.02)) AS d(driver, f, noise)
+ORDER BY r, l.label, w.k, d.driver;
+
+SELECT results_eq(
+    $$SELECT dbms, workload, pairs, round(ratio::numeric, 2), verdict,
+             basis ~ '^6 pairs, spread pooled with 3 cells of point queries '
+      FROM microbench.compare('drv-run-a', 'drv-run-b')$$,
+    $$VALUES ('postgres', 'hot-points', 6, 1.10, 'difference', true),
+             ('postgres', 'point-query', 6, 1.10, 'difference', true),
+             ('postgres', 'points-covered-pk', 6, 1.10, 'difference', true),
+             ('postgres-wire', 'hot-points', 6, 1.01, 'inconclusive', true),
+             ('postgres-wire', 'point-query', 6, 1.01, 'inconclusive', true),
+             ('postgres-wire', 'points-covered-pk', 6, 1.01, 'inconclusive', true)$$,
+    'runner''s runs, no driver chosen: each path''s cells paired round by round, pooled with their own three cells only');
+SELECT ok((SELECT max(ln(ci_high / ci_low)) FILTER (WHERE dbms = 'postgres') * 5
+                  < min(ln(ci_high / ci_low)) FILTER (WHERE dbms = 'postgres-wire')
+           FROM microbench.compare('drv-run-a', 'drv-run-b')),
+          '... the in-server intervals stay narrow: the wire''s spread is not lent to them');
+SELECT results_eq(
+    $$SELECT dbms, kind, message ~ '^pg-wire: the machine ran at a different speed for the two labels: the host-speed canary took 100 us \(median\) in the runs of drv-run-a and 130 us in those of drv-run-b'
+      FROM microbench.compare_warnings('drv-run-a', 'drv-run-b')$$,
+    $$VALUES ('postgres-wire', 'host-speed', true)$$,
+    '... and the canary is judged per path: the wire''s slower machine is a warning of pg-wire alone');
+SELECT matches(bench_report('drv-run-a', 'drv-run-b'),
+               E'^-- point queries\npg       pg-wire\n1\\.10     1\\.01\\?    hot-points\n'
+               || E'(.*\n)*-- warning: pg-wire: the machine ran at a different speed',
+               '... bench_report: both columns in the seed''s layout, the warning under them');
+SELECT matches(bench_protocol('drv-run-a'),
+               E'^-- drv-run-a: wire QPS / in-server QPS \\(driver pgsql / driver extension\\)\n\n'
+               || E'-- point queries\npg\n0\\.40 +hot-points\n0\\.40 +point-query\n0\\.40 +points-covered-pk\n\n'
+               || E'-- pg: Postgres\n-- cells: QPS\\(drv-run-a over pgsql\\) / QPS\\(drv-run-a in-server\\), from the runs paired round by round;',
+               'bench_protocol of the runner''s runs: wire / in-server per workload, 0.40');
+SELECT results_eq(
+    $$SELECT workload, count(*), bool_and(by_round), bool_and(base_instance = other_instance), bool_or(set_aside)
+      FROM microbench.comparison_pairs('drv-run-a', 'drv-run-a', base_driver => 'extension', other_driver => 'pgsql')
+      GROUP BY workload ORDER BY workload$$,
+    $$VALUES ('hot-points', 6::bigint, true, true, false), ('point-query', 6::bigint, true, true, false),
+             ('points-covered-pk', 6::bigint, true, true, false)$$,
+    '... its pairs: the two paths of each round, on one server start');
 
 SELECT * FROM finish();
 ROLLBACK;
