@@ -62,13 +62,13 @@ on_path(const char *name, char *path, size_t len)
 }
 
 int
-mbm_count_tools(bool mariadb, char *err, size_t errlen)
+mbm_count_tools(bool control, char *err, size_t errlen)
 {
 	char		version[128] = "";
 	char	   *argv[] = {valgrind, "--version", NULL};
 
 	if (!on_path("valgrind", valgrind, sizeof(valgrind)) ||
-		(mariadb && !on_path("callgrind_control", callgrind_control, sizeof(callgrind_control))))
+		(control && !on_path("callgrind_control", callgrind_control, sizeof(callgrind_control))))
 	{
 		snprintf(err, errlen, "--metric instructions counts under valgrind, which is not installed:"
 				 " apt-get install valgrind (Debian's package valgrind)");
@@ -117,7 +117,7 @@ count_dir(void)
 }
 
 char *const *
-mbm_count_wrapper(bool pg)
+mbm_count_wrapper(const mbm_any_build *ab)
 {
 	int			n = 0;
 
@@ -145,7 +145,27 @@ mbm_count_wrapper(bool pg)
 		wrapper[n++] = "--D1=32768,8,64";
 		wrapper[n++] = "--LL=8388608,16,64";
 	}
-	if (!pg)
+	if (ab->pg && ab->wire)
+	{
+		/*
+		 * Only what a backend does for its client's messages: collected
+		 * inside PostgresMain, less the reads from the socket (whether the
+		 * next message is there yet depends on time) and the statistics
+		 * flush (it runs by the clock).  Each --toggle-collect turns
+		 * collection on entering its function and off leaving it, nested.
+		 */
+		wrapper[n++] = "--toggle-collect=PostgresMain";
+		wrapper[n++] = "--toggle-collect=secure_read";
+		wrapper[n++] = "--toggle-collect=pgstat_report_stat";
+		/*
+		 * ... and the session's start: the backend that starts first after
+		 * autovacuum has touched a catalog writes the relation cache's
+		 * init file anew (2.2 million instructions on Postgres 15), which
+		 * depends on the clock too
+		 */
+		wrapper[n++] = "--toggle-collect=InitPostgres";
+	}
+	if (!ab->pg)
 	{
 		wrapper[n++] = "--separate-threads=yes";
 		wrapper[n++] = "--collect-jumps=no";
@@ -161,20 +181,28 @@ mbm_count_wrapper(bool pg)
 	return wrapper;
 }
 
-/* callgrind_control OPTION [ARG] on MariaDB server srv, as its user: 0 or -1. */
+/* callgrind_control OPTION [ARG] on process pid_of, as user (NULL: ourselves): 0 or -1. */
 static int
-callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *err, size_t errlen)
+callgrind_pid(pid_t pid_of, const char *user, const char *option, const char *arg, char *err,
+			  size_t errlen)
 {
 	char		pid[32];
 	char		log[1100];
 	char	   *argv[] = {callgrind_control, (char *) option, (char *) (arg ? arg : pid), pid, NULL};
-	mbm_spawn	how = {mbm_pg.owner ? "mysql" : NULL, NULL, log};
+	mbm_spawn	how = {user, NULL, log};
 
-	snprintf(pid, sizeof(pid), "%d", (int) srv->pid);
+	snprintf(pid, sizeof(pid), "%d", (int) pid_of);
 	snprintf(log, sizeof(log), "%s/callgrind.log", progress.logdir);
 	if (arg == NULL)
 		argv[3] = NULL;
 	return mbm_proc_run(argv, &how, err, errlen);
+}
+
+/* callgrind_control OPTION [ARG] on MariaDB server srv, as its user: 0 or -1. */
+static int
+callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *err, size_t errlen)
+{
+	return callgrind_pid(srv->pid, mbm_pg.owner ? "mysql" : NULL, option, arg, err, errlen);
 }
 
 int
@@ -190,6 +218,13 @@ mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myse
 										   errlen) : -1;
 
 		PQfinish(conn);
+		/*
+		 * Over the wire, the postmaster instrumented from here on: the
+		 * backends it forks for the client are, and collect inside
+		 * PostgresMain only (wire_measure)
+		 */
+		if (rc == 0 && ab->wire)
+			rc = callgrind_pid(pgs->pid, mbm_pg.owner, "--instr=on", NULL, err, errlen);
 		return rc;
 	}
 	/* every leaf of the primary key (the rows) and of the secondary index */
@@ -235,23 +270,22 @@ pg_window_count(const char *line, mbm_cg_counts *c, char *err, size_t errlen)
 }
 
 /*
- * The counts of a MariaDB window: of the files of callgrind's latest dump
- * (cg.PID.PART-THREAD), the sum over the threads that ran commands (the
- * client's connection; InnoDB's background threads, whose work depends on
- * time, stay out).  A dump's files are complete once callgrind_control -d
- * has returned.
+ * Of process pid's files of callgrind's latest dump (cg.PID.PART, with
+ * -THREAD per thread), the sum over those in which a function whose name
+ * starts with function ran (NULL: every file) added to *sum: how many
+ * were.  A dump's files are complete once callgrind_control -d has
+ * returned.
  */
 static int
-my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, char *err, size_t errlen)
+add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum)
 {
 	char		prefix[64];
 	DIR		   *d = opendir(count_dir());
 	struct dirent *e;
 	int			part = 0;
-	int			threads = 0;
+	int			files = 0;
 
-	memset(sum, 0, sizeof(*sum));
-	snprintf(prefix, sizeof(prefix), "cg.%d.", (int) srv->pid);
+	snprintf(prefix, sizeof(prefix), "cg.%d.", (int) pid);
 	while (d && (e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && atoi(e->d_name + strlen(prefix)) > part)
 			part = atoi(e->d_name + strlen(prefix));
@@ -266,21 +300,168 @@ my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, char *err, size_t e
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || atoi(e->d_name + strlen(prefix)) != part)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
-		if (mbm_callgrind_read(path, NULL, "dispatch_command", &c) != 0 || !c.has_function)
+		if (mbm_callgrind_read(path, NULL, function, &c) != 0 || (function && !c.has_function))
 			continue;
 		for (k = 0; k < MBM_CG_NEVENTS; k++)
 			sum->v[k] += c.v[k];
 		snprintf(sum->caches, sizeof(sum->caches), "%s", c.caches);
-		threads++;
+		files++;
 	}
 	if (d)
 		closedir(d);
-	if (threads == 0)
+	return files;
+}
+
+/*
+ * The counts of a MariaDB window: the threads that ran commands (the
+ * client's connection; InnoDB's background threads, whose work depends on
+ * time, stay out).
+ */
+static int
+my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, char *err, size_t errlen)
+{
+	memset(sum, 0, sizeof(*sum));
+	if (add_latest_dump(srv->pid, "dispatch_command", sum) == 0)
 	{
-		snprintf(err, errlen, "no thread that ran commands in callgrind's dump %d in %s", part, count_dir());
+		snprintf(err, errlen, "no thread that ran commands in callgrind's latest dump in %s", count_dir());
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Postgres over the wire.  A backend forked by a postmaster under valgrind
+ * cannot be reached by callgrind_control (valgrind's gdbserver is not
+ * there after a fork), so its window cannot be marked from outside: a
+ * backend's count is its total at exit, collected inside PostgresMain only
+ * (mbm_count_wrapper), and the window is the difference of two runs of
+ * the same seed on the same server, one with the cell's window and one
+ * with a window of one event.  Connecting, preparing, the warm-up and
+ * exiting are in both and cancel.
+ */
+typedef struct wire_run
+{
+	const mbm_pgserver *srv;
+	bool		checkpoint;
+	int			nbackends;
+	pid_t		backends[16];
+	long long	total;			/* their instructions, summed */
+} wire_run;
+
+/* The backends of the client's workers found as its window opens (every connection idle), and a checkpoint if asked. */
+static int
+mark_wire_window(int edge, void *arg, char *err, size_t errlen)
+{
+	wire_run   *wr = arg;
+	PGconn	   *conn;
+	PGresult   *res;
+	char		clients[16];
+	const char *params[1] = {clients};
+	int			i;
+
+	if (edge != 1)
+		return 0;
+	if ((conn = mbm_pg_connect(wr->srv, "microbench", err, errlen)) == NULL)
+		return -1;
+	/*
+	 * The client's workers' backends: its connections opened last.  The
+	 * one before them watches the server's counters, and how often it
+	 * looks depends on time.
+	 */
+	snprintf(clients, sizeof(clients), "%d", rq.clients);
+	res = PQexecParams(conn, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend'"
+					   " AND application_name = 'microbench' AND pid <> pg_backend_pid()"
+					   " ORDER BY backend_start DESC, pid DESC LIMIT $1::int", 1, NULL, params, NULL, NULL, 0);
+	wr->nbackends = 0;
+	for (i = 0; PQresultStatus(res) == PGRES_TUPLES_OK && i < PQntuples(res) && i < 16; i++)
+		wr->backends[wr->nbackends++] = atoi(PQgetvalue(res, i, 0));
+	PQclear(res);
+	if (wr->nbackends > 0 && wr->checkpoint &&
+		mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
+		wr->nbackends = -1;
+	PQfinish(conn);
+	if (wr->nbackends == 0)
+		snprintf(err, errlen, "no backend of the client's (application_name microbench) as its window opened");
+	return wr->nbackends > 0 ? 0 : -1;
+}
+
+/* The totals of the run's backends, written as each exited (cg.PID): waited for, summed. */
+static int
+wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, char *err, size_t errlen)
+{
+	int			i,
+				k;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < wr->nbackends; i++)
+	{
+		char		path[512];
+		mbm_cg_counts c;
+		uint64_t	deadline = mbm_now_ns() + 120 * 1000000000ull;
+
+		snprintf(path, sizeof(path), "%s/cg.%d", count_dir(), (int) wr->backends[i]);
+		while (mbm_callgrind_read(path, NULL, NULL, &c) != 0)
+		{
+			if (mbm_now_ns() > deadline || mbm_proc_stop_signal())
+			{
+				snprintf(err, errlen, "backend %d wrote no count (%s) within 120 s of its client's end",
+						 (int) wr->backends[i], path);
+				return -1;
+			}
+			usleep(20000);
+		}
+		for (k = 0; k < MBM_CG_NEVENTS; k++)
+			sum->v[k] += c.v[k];
+		snprintf(sum->caches, sizeof(sum->caches), "%s", c.caches);
+	}
+	return 0;
+}
+
+/*
+ * A counted run over the wire: the cell's run (lim), then the same seed
+ * with a window of one event; the window's counts are the first's totals
+ * less the second's, for its events less one, scaled to its events.  The
+ * cell's run goes first, so that a write's window works on the pristine
+ * data (its checkpoint right before it).
+ */
+static mbm_run_outcome
+wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm_limits *lim,
+			 char **line, mbm_cg_counts *c, wire_run *full, wire_run *one, char *err, size_t errlen)
+{
+	mbm_limits	with_mark = *lim;
+	mbm_limits	one_event = *lim;
+	mbm_cg_counts tail;
+	char	   *line_one = NULL;
+	mbm_run_outcome outcome;
+	double		events;
+	int			k;
+
+	with_mark.mark = mark_wire_window;
+	with_mark.mark_arg = full;
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, line, err, errlen);
+	if (outcome != RUN_OK || wire_backend_totals(full, c, err, errlen) != 0)
+		return RUN_FAILED;
+	full->total = c->v[MBM_CG_IR];
+	one_event.seconds = 0;
+	one_event.events = 1;
+	one_event.checkpoint = false;
+	one_event.mark = mark_wire_window;
+	one_event.mark_arg = one;
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, &line_one, err, errlen);
+	free(line_one);
+	if (outcome != RUN_OK || wire_backend_totals(one, &tail, err, errlen) != 0)
+		return RUN_FAILED;
+	one->total = tail.v[MBM_CG_IR];
+	events = mbm_json_number(*line, "events", 0);
+	if (events < 2 || c->v[MBM_CG_IR] <= tail.v[MBM_CG_IR])
+	{
+		snprintf(err, errlen, "a window of %.0f events over the wire counts no more than one of 1 event"
+				 " (%lld, %lld)", events, c->v[MBM_CG_IR], tail.v[MBM_CG_IR]);
+		return RUN_FAILED;
+	}
+	for (k = 0; k < MBM_CG_NEVENTS; k++)
+		c->v[k] = (long long) ((c->v[k] - tail.v[k]) * events / (events - 1) + 0.5);
+	return RUN_OK;
 }
 
 /* The client's stops: the window opens (zero the counts), the window closes (dump them). */
@@ -314,13 +495,13 @@ cache_figures(const mbm_cg_counts *c, char out[4][32])
 
 /* The run's row with its window's counts, and a note that says what they hold. */
 static mbm_run_outcome
-add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c, char **line,
-		   char *err, size_t errlen)
+add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c,
+		   const wire_run *ww, char **line, char *err, size_t errlen)
 {
 	char		count[32],
 				harness[32];
 	char		cache[4][32];
-	char		note[1024];
+	char		note[2048];
 	const char *params[10] = {*line, count, counter_name, note};
 	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
 		" slows the clock's work unequally for two builds";
@@ -332,9 +513,30 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	cache_figures(c, cache);
 	for (i = 0; i < 4; i++)
 		params[4 + i] = rq.cache_sim ? cache[i] : NULL;
-	params[8] = ab->pg ? harness : NULL;
+	params[8] = ab->pg && !ww ? harness : NULL;
 	params[9] = ab->pg ? NULL : settings;
-	if (ab->pg)
+	if (ww)
+	{
+		char		pids[2][200] = {"", ""};
+		int			i,
+					r;
+
+		for (r = 0; r < 2; r++)
+			for (i = 0; i < ww[r].nbackends; i++)
+				snprintf(pids[r] + strlen(pids[r]), sizeof(pids[r]) - strlen(pids[r]), "%s%d",
+						 i ? ", " : "", (int) ww[r].backends[i]);
+		snprintf(note, sizeof(note), "%s: over the wire, the backends of the client's workers (pids %s),"
+				 " inside PostgresMain less the reads from the socket and the statistics flush, to their"
+				 " exit (%lld instructions), less the same of a run of the same seed with a window of one"
+				 " event (pids %s, %lld):"
+				 " the window's %.0f events after %lld warm-up events%s, per event as events 2 to %.0f;"
+				 " nothing of connecting (the session's start is not collected at all), preparing, the warm-up or exiting,"
+				 " nor of the postmaster%s%s",
+				 counter_name, pids[0], ww[0].total, pids[1], ww[1].total, mbm_json_number(*line, "events", 0), lim->warmup_events,
+				 lim->checkpoint ? " and a checkpoint" : "", mbm_json_number(*line, "events", 0),
+				 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
+	}
+	else if (ab->pg)
 		snprintf(note, sizeof(note), "%s: the window of the background worker (pid %.0f): each of its"
 				 " %.0f events from its transaction's start to its commit, after %lld warm-up events%s;"
 				 " nothing of connecting, preparing, the warm-up, the statistics flush or the waits between"
@@ -369,9 +571,13 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 	mbm_limits	with_mark = *lim;
 	mbm_cg_counts c;
 	mbm_run_outcome outcome;
+	wire_run	wr[2] = {{.srv = pgs, .checkpoint = lim->checkpoint}, {.srv = pgs}};
+	int			counted = 0;
 
 	*line = NULL;
-	if (ab->pg)
+	if (ab->pg && ab->wire)
+		outcome = wire_measure(pgs, workload, round, lim, line, &c, &wr[0], &wr[1], err, errlen);
+	else if (ab->pg)
 		outcome = mbm_measure_pg(pgs, workload, round, lim, line, err, errlen);
 	else
 	{
@@ -381,7 +587,9 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 	}
 	if (outcome != RUN_OK)
 		return outcome;
-	if ((ab->pg ? pg_window_count(*line, &c, err, errlen) : my_window_count(mys, &c, err, errlen)) != 0)
+	if (!ab->wire)
+		counted = ab->pg ? pg_window_count(*line, &c, err, errlen) : my_window_count(mys, &c, err, errlen);
+	if (counted != 0)
 		return RUN_FAILED;
 	if (lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
 	{
@@ -389,7 +597,7 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 				 lim->events);
 		return RUN_FAILED;
 	}
-	return add_counts(ab, lim, &c, line, err, errlen);
+	return add_counts(ab, lim, &c, ab->wire ? wr : NULL, line, err, errlen);
 }
 
 /*

@@ -12,19 +12,20 @@
 #include "mbm_state.h"
 
 /* valgrind (and for MariaDB callgrind_control) on PATH: 0, or -1 with a one-line reason. */
-extern int	mbm_count_tools(bool mariadb, char *err, size_t errlen);
+extern int	mbm_count_tools(bool control, char *err, size_t errlen);
 /* What counts: "callgrind 3.19.0". */
 extern const char *mbm_count_counter(void);
 /* The seed of round's counted runs: --seed + round, for every build alike. */
 extern long long mbm_count_seed(int round);
 /* The events every counted run warms up with before its window, on its own connection. */
 extern long long mbm_count_warmup_events(void);
-/* The command to start a counted server under (pg: a Postgres), its count directory made anew. */
-extern char *const *mbm_count_wrapper(bool pg);
+/* The command to start ab's counted server under (its DBMS and path), its count directory made anew. */
+extern char *const *mbm_count_wrapper(const mbm_any_build *ab);
 /*
  * A counted server just started (ab's, pgs or mys by its family), made
  * ready: every block of the tables and indexes read into its buffers, and
- * a MariaDB's instrumentation on.  0, or -1 with err set.
+ * a MariaDB's instrumentation on, or over the wire the postmaster's.  0, or
+ * -1 with err set.
  */
 extern int	mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs,
 							const mbm_myserver *mys, char *err, size_t errlen);

@@ -44,7 +44,7 @@ run_estimate(void)
 static mbm_run_outcome
 count_one(const mbm_any_build *ab, int w, int round, const char *log, const char *around)
 {
-	int			family = ab->pg ? 0 : 1;
+	int			family = mbm_column(ab);
 	const mb_workload *wl = mb_catalog_find(rq.workloads[w]);
 	long long  *events = &progress.count_events[family][w];
 	mbm_limits	lim = {
@@ -95,7 +95,7 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 				started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
-	mbm_pg.wrapper = mbm_count_wrapper(ab->pg != NULL);
+	mbm_pg.wrapper = mbm_count_wrapper(ab);
 	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
 							&copy_s, &start_s, err, sizeof(err));
 	mbm_pg.wrapper = NULL;
@@ -108,13 +108,12 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 	}
 	progress.copy_s += copy_s;
 	progress.boot_s += start_s;
-	snprintf(progress.counted_command[ab - rq.all], sizeof(progress.counted_command[0]), "%s",
+	snprintf(progress.counted_command[ab - rq.measured], sizeof(progress.counted_command[0]), "%s",
 			 ab->pg ? run_pg_server.command : run_my_server.command);
 	t1 = mbm_now_ns();
 	if (mbm_count_ready(ab, &run_pg_server, &run_my_server, err, sizeof(err)) != 0)
 	{
-		say("%s %s: the counted server could not be made ready: %s", ab->pg ? "postgres" : ab->my->kind,
-			ab->label, err);
+		say("%s %s: the counted server could not be made ready: %s", mbm_column_dbms(ab), ab->label, err);
 		outcome = mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 	}
 	snprintf(around, sizeof(around), "%s start of %d counted run(s): copy %.1f, start %.1f, ready %.1f s",
@@ -163,14 +162,14 @@ room_for(int runs, int round)
 }
 
 bool
-mbm_count_round(int round, bool cells[2][64])
+mbm_count_round(int round, bool cells[MBM_COLUMNS][64])
 {
 	int			k;
 
-	for (k = 0; k < rq.nall; k++)
+	for (k = 0; k < rq.nmeasured; k++)
 	{
-		const mbm_any_build *ab = &rq.all[round % 2 ? k : rq.nall - 1 - k];
-		const bool *mine = cells[ab->pg ? 0 : 1];
+		const mbm_any_build *ab = &rq.measured[round % 2 ? k : rq.nmeasured - 1 - k];
+		const bool *mine = cells[mbm_column(ab)];
 		int			ws[64];
 		int			n = cells_of(mine, false, ws),
 					i;

@@ -8,11 +8,14 @@
 
 #include <stdbool.h>
 
+#include "mbm_state.h"
+
 /*
- * The counted runs of round for the cells[family][workload] asked (family
- * 0 Postgres, 1 MariaDB/MySQL), every build in turn.  False when
+ * The counted runs of round for the cells[column][workload] asked
+ * (mbm_column: Postgres in-server, MariaDB/MySQL, Postgres over the wire),
+ * every build in turn.  False when
  * --max-minutes ran out before the round's last run.
  */
-extern bool mbm_count_round(int round, bool cells[2][64]);
+extern bool mbm_count_round(int round, bool cells[MBM_COLUMNS][64]);
 
 #endif							/* MBM_COUNT_ROUND_H */

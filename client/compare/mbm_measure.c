@@ -1,7 +1,7 @@
 /*
  * mbm_measure.c — one measurement on a server the runner started and that
  * is up: bench_run() in a Postgres, this program's mysql driver against a
- * MariaDB or MySQL.  Either way the run's row comes back as one JSON line,
+ * MariaDB or MySQL, its pgsql driver against a Postgres over the wire.  Either way the run's row comes back as one JSON line,
  * as runs.jsonl and the results database take it.  A timed run and each
  * step of a counted one (mbm_count.c) differ only in their limits.
  */
@@ -34,42 +34,67 @@ mbm_json_number(const char *line, const char *key, double def)
 }
 
 /*
- * This program as a client of srv, `microbench --db-driver=mysql ... extra`:
- * 0 or -1.  Each time it stops itself (--window-stop), mark(nth stop, arg)
- * before it goes on.
+ * This program as a client, `microbench CONNECTION... --tables --table-size
+ * extra...`: 0 or -1.  Each time it stops itself (--window-stop),
+ * mark(nth stop, arg) before it goes on.
  */
+static int
+run_client(char *const *connection, int nconnection, const char *const *extra, int nextra,
+		   int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
+		   char *err, size_t errlen)
+{
+	char		tables[32],
+				size[48],
+				log[1100];
+	char	   *argv[40];
+	int			n = 0,
+				i;
+	mbm_spawn	how = {NULL, NULL, log};
+
+	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
+	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
+	snprintf(log, sizeof(log), "%s/client.log", progress.logdir);
+	argv[n++] = "/proc/self/exe";
+	for (i = 0; i < nconnection; i++)
+		argv[n++] = connection[i];
+	argv[n++] = tables;
+	argv[n++] = size;
+	for (i = 0; i < nextra && n < 39; i++)
+		argv[n++] = (char *) extra[i];
+	argv[n] = NULL;
+	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
+	return mbm_proc_run_stopping(argv, &how, mark, mark_arg, err, errlen);
+}
+
 int
 mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
 			  int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
 			  char *err, size_t errlen)
 {
 	char		sock[200],
-				user[96],
-				tables[32],
-				size[48],
-				log[1100];
-	char	   *argv[32];
-	int			n = 0,
-				i;
-	mbm_spawn	how = {NULL, NULL, log};
+				user[96];
+	char	   *connection[] = {"--db-driver=mysql", sock, user, "--mysql-db=sbtest"};
 
 	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
 	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
-	snprintf(tables, sizeof(tables), "--tables=%d", rq.tables);
-	snprintf(size, sizeof(size), "--table-size=%lld", rq.table_size);
-	snprintf(log, sizeof(log), "%s/client.log", progress.logdir);
-	argv[n++] = "/proc/self/exe";
-	argv[n++] = "--db-driver=mysql";
-	argv[n++] = sock;
-	argv[n++] = user;
-	argv[n++] = "--mysql-db=sbtest";
-	argv[n++] = tables;
-	argv[n++] = size;
-	for (i = 0; i < nextra && n < 31; i++)
-		argv[n++] = (char *) extra[i];
-	argv[n] = NULL;
-	/* on the runner's CPUs, which it inherits; in a group of its own, stopped with us */
-	return mbm_proc_run_stopping(argv, &how, mark, mark_arg, err, errlen);
+	return run_client(connection, 4, extra, nextra, mark, mark_arg, err, errlen);
+}
+
+/* The pgsql driver against Postgres server srv, on the database bench_run() uses. */
+static int
+pg_wire_client(const mbm_pgserver *srv, const char *const *extra, int nextra,
+			   int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
+			   char *err, size_t errlen)
+{
+	char		host[1100],
+				port[32],
+				user[96];
+	char	   *connection[] = {"--db-driver=pgsql", host, port, user, "--pgsql-db=microbench"};
+
+	snprintf(host, sizeof(host), "--pgsql-host=%s", srv->sockdir);
+	snprintf(port, sizeof(port), "--pgsql-port=%d", srv->port);
+	snprintf(user, sizeof(user), "--pgsql-user=%s", mbm_pg_role());
+	return run_client(connection, 5, extra, nextra, mark, mark_arg, err, errlen);
 }
 
 /* One run on Postgres server srv, up: bench_run() in it; its row as JSON into *line. */
@@ -140,22 +165,23 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 }
 
 /*
- * One run on MariaDB or MySQL server srv, up: the client's run, its JSON
+ * One run of this program as a client of a server that is up: of MariaDB
+ * or MySQL server mys, or over the wire of Postgres server pgs.  Its JSON
  * line into *line.  instance names the server's start (NULL: the client
- * asks the server, which knows it to the second).
+ * asks the server, which knows it).
  */
-mbm_run_outcome
-mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
-			   const mbm_limits *lim, char **line, char *err, size_t errlen)
+static mbm_run_outcome
+measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *label,
+			   const char *instance, const char *workload, int round, const mbm_limits *lim,
+			   char **line, char *err, size_t errlen)
 {
-	const mbm_mybuild *b = srv->build;
 	char		threads[32],
 				time_s[48],
 				warmup[48],
 				events[48],
 				seed[48],
 				warmup_events[48],
-				label[128],
+				label_text[128],
 				round_text[32],
 				instance_text[200],
 				file[200],
@@ -171,7 +197,7 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 	snprintf(events, sizeof(events), "--events=%lld", lim->events);
 	snprintf(seed, sizeof(seed), "--rand-seed=%lld", lim->seed);
 	snprintf(warmup_events, sizeof(warmup_events), "--warmup-events=%lld", lim->warmup_events);
-	snprintf(label, sizeof(label), "--label=%s", b->label);
+	snprintf(label_text, sizeof(label_text), "--label=%s", label);
 	snprintf(round_text, sizeof(round_text), "--round=%d", round);
 	snprintf(file, sizeof(file), "%s/run.jsonl", progress.workdir);
 	snprintf(results_file, sizeof(results_file), "--results-file=%s", file);
@@ -186,7 +212,7 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 		/* the client stops at the window's ends, for lim->mark to mark them */
 		extra[n++] = "--window-stop";
 	}
-	extra[n++] = label;
+	extra[n++] = label_text;
 	extra[n++] = "--phase=post";
 	extra[n++] = round_text;
 	if (instance)
@@ -198,7 +224,8 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 	extra[n++] = "run";
 	extra[n++] = workload;
 	unlink(file);
-	if (mbm_my_client(srv, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen) != 0)
+	if ((mys ? mbm_my_client(mys, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen) :
+		 pg_wire_client(pgs, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen)) != 0)
 	{
 		snprintf(err + strlen(err), errlen - strlen(err), " (%s/client.log)", progress.logdir);
 		return RUN_FAILED;
@@ -214,4 +241,19 @@ mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *worklo
 	buf[strcspn(buf, "\n")] = '\0';
 	*line = strdup(buf);
 	return RUN_OK;
+}
+
+mbm_run_outcome
+mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
+			   const mbm_limits *lim, char **line, char *err, size_t errlen)
+{
+	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, line, err,
+						  errlen);
+}
+
+mbm_run_outcome
+mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
+					char **line, char *err, size_t errlen)
+{
+	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, line, err, errlen);
 }

@@ -22,7 +22,8 @@ typedef struct mbm_limits
 	bool		checkpoint;		/* Postgres: a checkpoint right before its window */
 
 	/*
-	 * MariaDB/MySQL: called with the client stopped and every connection
+	 * A client's run (MariaDB/MySQL, Postgres over the wire): called with
+	 * the client stopped and every connection
 	 * idle as the window opens (edge 1) and closes (edge 2), to mark it on
 	 * the server; 0, or -1 with err set to give up the run
 	 */
@@ -36,6 +37,10 @@ extern mbm_run_outcome mbm_measure_pg(const mbm_pgserver *srv, const char *workl
 extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *instance,
 									  const char *workload, int round, const mbm_limits *lim,
 									  char **line, char *err, size_t errlen);
+/* This program's pgsql driver against Postgres srv over its socket: the row into *line. */
+extern mbm_run_outcome mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round,
+										   const mbm_limits *lim, char **line, char *err,
+										   size_t errlen);
 /* A number in a run's JSON line ("key": value, or the first of an array), or def. */
 extern double mbm_json_number(const char *line, const char *key, double def);
 /*

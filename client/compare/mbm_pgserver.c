@@ -78,8 +78,8 @@ mbm_pg_config(const mbm_pgbuild *b, const char *option, char *out, size_t outlen
 }
 
 /* The role the servers' superuser has: the user they run as. */
-static const char *
-owner_role(void)
+const char *
+mbm_pg_role(void)
 {
 	static char role[64];
 
@@ -95,7 +95,7 @@ mbm_pg_initdb(const mbm_pgbuild *b, const char *dir, char *err, size_t errlen)
 {
 	char		initdb[1100];
 	char		log[1100];
-	char	   *argv[] = {initdb, "-D", (char *) dir, "-U", (char *) owner_role(), "--auth=trust",
+	char	   *argv[] = {initdb, "-D", (char *) dir, "-U", (char *) mbm_pg_role(), "--auth=trust",
 	"--no-sync", "-E", "UTF8", "--locale=C", NULL};
 	mbm_spawn	how = {mbm_pg.owner, NULL, log};
 
@@ -114,7 +114,7 @@ static void
 conninfo(const mbm_pgserver *s, const char *db, char *buf, size_t len)
 {
 	snprintf(buf, len, "host=%s port=%d user=%s dbname=%s connect_timeout=10"
-			 " application_name=microbench-compare", s->sockdir, s->port, owner_role(), db);
+			 " application_name=microbench-compare", s->sockdir, s->port, mbm_pg_role(), db);
 }
 
 /* Whether the server of conninfo arg accepts connections. */

@@ -63,6 +63,8 @@ extern int	mbm_pg_initdb(const mbm_pgbuild *b, const char *dir, char *err, size_
  */
 extern int	mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int port,
 						 const char *logname, bool pristine, char *err, size_t errlen);
+/* The role the runner connects as: the servers' owner (initdb -U). */
+extern const char *mbm_pg_role(void);
 /* A connection to database db of s: NULL with err set. */
 extern PGconn *mbm_pg_connect(const mbm_pgserver *s, const char *db, char *err, size_t errlen);
 /* Fast shutdown, waited for; harder signals when it does not come. */

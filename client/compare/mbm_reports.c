@@ -205,25 +205,27 @@ write_counting(FILE *f)
 			" \"seeds\": \"round r: --seed + r, every build alike\", \"warmup_events\": %lld,"
 			" \"windows\": [", rq.count_threshold, rq.cache_sim ? "true" : "false",
 			mbm_count_seed(1), mbm_count_warmup_events());
-	for (family = 0; family < 2; family++)
+	for (family = 0; family < MBM_COLUMNS; family++)
 		for (w = 0; w < rq.nworkloads; w++)
 		{
 			if (progress.count_events[family][w] == 0)
 				continue;
 			fprintf(f, "%s\n    {", first ? "" : ",");
-			json_pair(f, "dbms", family == 0 ? "postgres" : rq.my[0].kind, false);
+			json_pair(f, "dbms", family == 0 ? "postgres" : family == 2 ? "postgres-wire" : rq.my[0].kind,
+					  false);
 			json_pair(f, "workload", rq.workloads[w], false);
 			fprintf(f, "\"events\": %lld}", progress.count_events[family][w]);
 			first = false;
 		}
 	/* what a count by hand repeats (docs/compare.md): a count depends on the server's command line */
 	fprintf(f, "\n  ], \"servers\": [");
-	for (w = 0, first = true; w < rq.nall; w++)
+	for (w = 0, first = true; w < rq.nmeasured; w++)
 	{
 		if (progress.counted_command[w][0] == '\0')
 			continue;
 		fprintf(f, "%s\n    {", first ? "" : ",");
-		json_pair(f, "label", rq.all[w].label, false);
+		json_pair(f, "label", rq.measured[w].label, false);
+		json_pair(f, "dbms", mbm_column_dbms(&rq.measured[w]), false);
 		json_pair(f, "command", progress.counted_command[w], true);
 		fprintf(f, "}");
 		first = false;
@@ -267,9 +269,9 @@ mbm_manifest_write(void)
 			rq.tables, rq.table_size, rq.seed, progress.pristine_bytes, progress.pristine_s);
 	fprintf(f, "  \"runs\": {\"rounds\": %d, \"rounds_asked\": %d, \"seconds\": %g, \"warmup\": %g,"
 			" \"turns\": %d, \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
-			" \"done\": %d, \"failed\": %d},\n",
+			" \"postgres_path\": \"%s\", \"done\": %d, \"failed\": %d},\n",
 			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.turns, rq.clients, rq.max_minutes,
-			rq.threshold, rq.confidence, progress.runs, progress.failed_runs);
+			rq.threshold, rq.confidence, mbm_path_text(&rq), progress.runs, progress.failed_runs);
 	write_counting(f);
 	if (rq.timed)
 		mbm_machine_manifest(f);

@@ -60,6 +60,10 @@ usage(void)
 		   "  --count-threshold T   the same for instructions with --metric both [0.005]\n"
 		   "  --cache-sim           counted runs simulate the caches too: I1, D1 and LL misses\n"
 		   "                        and estimated cycles per query (report-cycles.*)\n"
+		   "  --path P              how Postgres builds are measured: in-server (bench_run in\n"
+		   "                        the server), wire (this program's pgsql driver over a\n"
+		   "                        socket, as sysbench), or both, a report column each\n"
+		   "                        (pg, pg-wire) [in-server]\n"
 		   "  --harness LABEL       the --pg build whose compiler and flags build the\n"
 		   "                        extension (the in-server harness) for every build [the\n"
 		   "                        first --pg build]\n"
@@ -309,7 +313,8 @@ static void take_precision(const char *text);
 
 /* The options that name a build or give a value, defaults set first; then what is left over. */
 static void
-take_options(int argc, char **argv, const char **workloads, bool *suite, const char **harness)
+take_options(int argc, char **argv, const char **workloads, bool *suite, const char **harness,
+			 bool *path_given)
 {
 	static const struct option opts[] = {
 		{"pg", required_argument, NULL, 'p'}, {"mariadb", required_argument, NULL, 'M'},
@@ -328,7 +333,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
-		{"harness", required_argument, NULL, 'H'},
+		{"harness", required_argument, NULL, 'H'}, {"path", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -348,6 +353,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 	rq.timed = true;
 	rq.confidence = 0.95;
 	rq.cpus = "0";
+	rq.in_server = true;
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1)
@@ -383,6 +389,13 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 				break;
 			case 'H':
 				*harness = optarg;
+				break;
+			case 'W':
+				rq.in_server = strcmp(optarg, "in-server") == 0 || strcmp(optarg, "both") == 0;
+				rq.over_wire = strcmp(optarg, "wire") == 0 || strcmp(optarg, "both") == 0;
+				if (!rq.in_server && !rq.over_wire)
+					refuse("--path is in-server, wire or both, not \"%s\"", optarg);
+				*path_given = true;
 				break;
 			case 'q':
 				rq.wait_quiet = 10;
@@ -618,10 +631,33 @@ check_metric(bool threshold_given)
 	if (rq.clients != 1)
 		refuse("--metric instructions counts the work of one client: give --clients 1, not %d",
 			   rq.clients);
-	if (mbm_count_tools(rq.nmy > 0, err, sizeof(err)) != 0)
+	if (mbm_count_tools(rq.nmy > 0 || rq.over_wire, err, sizeof(err)) != 0)
 		refuse("%s", err);
 	for (i = 0; i < rq.nmy; i++)
 		rq.my[i].pool_size_max = mbm_mybuild_has_option(&rq.my[i], "innodb-buffer-pool-size-max");
+}
+
+/*
+ * The builds as measured: each Postgres build once per --path, in-server
+ * first, so that a build's two paths run side by side in every step.
+ */
+static void
+choose_paths(bool path_given)
+{
+	int			i;
+
+	if (path_given && rq.nbuilds == 0)
+		refuse("--path says how Postgres builds are measured: give --pg builds, or leave it out");
+	for (i = 0; i < rq.nall; i++)
+	{
+		if (rq.all[i].my || rq.in_server)
+			rq.measured[rq.nmeasured++] = rq.all[i];
+		if (rq.all[i].pg && rq.over_wire)
+		{
+			rq.measured[rq.nmeasured] = rq.all[i];
+			rq.measured[rq.nmeasured++].wire = true;
+		}
+	}
 }
 
 /* The request from argv, every input checked; a refusal exits 2 with nothing written. */
@@ -631,9 +667,11 @@ mbm_request_parse(int argc, char **argv)
 	const char *workloads = "";
 	const char *harness = NULL;
 	bool		suite = false;
+	bool		path_given = false;
 
-	take_options(argc, argv, &workloads, &suite, &harness);
+	take_options(argc, argv, &workloads, &suite, &harness, &path_given);
 	check_builds();
+	choose_paths(path_given);
 	choose_harness(harness);
 	check_metric(rq.threshold >= 0);
 	if (rq.results_db)

@@ -44,7 +44,12 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64
 	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
 	*decided = *differences = *same = 0;
 	for (w = 0; w < rq.nworkloads; w++)
-		undecided[0][w] = undecided[1][w] = false;
+	{
+		int			col;
+
+		for (col = 0; col < MBM_COLUMNS; col++)
+			undecided[col][w] = false;
+	}
 	for (i = 0; i < nothers; i++)
 	{
 		const char *params[7] = {mbm_base_label(), others[i], interim, threshold, precision, confidence,
@@ -70,7 +75,8 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64
 		for (r = 0; r < PQntuples(res); r++)
 		{
 			const char *verdict = PQgetvalue(res, r, 2);
-			int			family = strcmp(PQgetvalue(res, r, 0), "postgres") == 0 ? 0 : 1;
+			const char *dbms = PQgetvalue(res, r, 0);
+			int			family = strcmp(dbms, "postgres") == 0 ? 0 : strcmp(dbms, "postgres-wire") == 0 ? 2 : 1;
 
 			cells++;
 			if (strcmp(verdict, "inconclusive") == 0 || strcmp(PQgetvalue(res, r, 3), "t") == 0)
@@ -91,8 +97,8 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64
 	return cells;
 }
 
-/* Cells still to run: [kind][family][workload], kind 0 timed, 1 counted. */
-typedef bool undecided_map[2][2][64];
+/* Cells still to run: [kind][column][workload], kind 0 timed, 1 counted (mbm_column). */
+typedef bool undecided_map[2][MBM_COLUMNS][64];
 
 /*
  * Whether workload w's timed runs take --turns on live servers: reads only.
@@ -113,7 +119,7 @@ runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w,
 {
 	if (!(kind == 0 ? rq.timed : rq.counted))
 		return false;
-	return round <= rq.rounds || undecided[kind][ab->pg ? 0 : 1][w];
+	return round <= rq.rounds || undecided[kind][mbm_column(ab)][w];
 }
 
 /*
@@ -128,20 +134,20 @@ runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w,
 static bool
 run_round(int round, undecided_map undecided)
 {
-	bool		counted[2][64];
+	bool		counted[MBM_COLUMNS][64];
 	int			step = 0;
 	int			w,
 				k;
 
 	for (w = 0; w < rq.nworkloads; w++)
 	{
-		const mbm_any_build *turns[2][MAX_BUILDS];
-		int			nturns[2] = {0, 0};
+		const mbm_any_build *turns[MBM_COLUMNS][MAX_BUILDS];
+		int			nturns[MBM_COLUMNS] = {0};
 		int			runs_here = 0;
 		int			family;
 
-		for (k = 0; k < rq.nall; k++)
-			runs_here += runs_in_round(undecided, 0, &rq.all[k], w, round) *
+		for (k = 0; k < rq.nmeasured; k++)
+			runs_here += runs_in_round(undecided, 0, &rq.measured[k], w, round) *
 				(takes_turns(w) ? rq.turns : 1);
 		if (runs_here == 0)
 			continue;
@@ -154,16 +160,16 @@ run_round(int round, undecided_map undecided)
 				" rounds each undecided cell needs", rq.max_minutes, round);
 			return false;
 		}
-		for (k = 0; k < rq.nall; k++)
+		for (k = 0; k < rq.nmeasured; k++)
 		{
-			const mbm_any_build *ab = &rq.all[(step + round) % 2 ? rq.nall - 1 - k : k];
+			const mbm_any_build *ab = &rq.measured[(step + round) % 2 ? rq.nmeasured - 1 - k : k];
 			mbm_run_outcome outcome;
 
 			if (!runs_in_round(undecided, 0, ab, w, round))
 				continue;
 			if (takes_turns(w))
 			{
-				family = ab->pg ? 0 : 1;
+				family = mbm_column(ab);
 				turns[family][nturns[family]++] = ab;
 				continue;
 			}
@@ -172,7 +178,7 @@ run_round(int round, undecided_map undecided)
 			if (outcome == RUN_BUILD_FAILED)
 				mbm_finish("a build failed", MBM_EXIT_FAILED);
 		}
-		for (family = 0; family < 2; family++)
+		for (family = 0; family < MBM_COLUMNS; family++)
 		{
 			if (nturns[family] == 0)
 				continue;
@@ -183,9 +189,9 @@ run_round(int round, undecided_map undecided)
 		}
 	}
 	memset(counted, 0, sizeof(counted));
-	for (k = 0; k < rq.nall; k++)
+	for (k = 0; k < rq.nmeasured; k++)
 		for (w = 0; w < rq.nworkloads; w++)
-			counted[rq.all[k].pg ? 0 : 1][w] |= runs_in_round(undecided, 1, &rq.all[k], w, round);
+			counted[mbm_column(&rq.measured[k])][w] |= runs_in_round(undecided, 1, &rq.measured[k], w, round);
 	return !rq.counted || mbm_count_round(round, counted);
 }
 
@@ -244,8 +250,8 @@ mbm_rounds_run(void)
 			bool		any = false;
 
 			for (kind = 0; kind < 2; kind++)
-				for (k = 0; k < rq.nall; k++)
-					any |= runs_in_round(*undecided, kind, &rq.all[k], w, round);
+				for (k = 0; k < rq.nmeasured; k++)
+					any |= runs_in_round(*undecided, kind, &rq.measured[k], w, round);
 			cells_to_run += any;
 		}
 		if (cells_to_run == 0 || (rq.max_minutes == 0 && round > rq.rounds))

@@ -104,7 +104,7 @@ print_run(const mbm_any_build *ab, const char *workload, int round, bool counted
 	else
 		snprintf(figure, sizeof(figure), "%10.0f QPS", mbm_json_number(line, "qps", 0));
 	printf("   round %d  %-8s %-26s %-10s %s  (run %.1f s%s%s; %s in%s%s)\n", round,
-		   ab->pg ? "postgres" : ab->my->kind, workload, ab->label, figure, run_s,
+		   mbm_column_dbms(ab), workload, ab->label, figure, run_s,
 		   around ? "; " : "", around ? around : "", mbm_clock_text(mbm_elapsed_s(), c1),
 		   left >= 0 ? ", " : "", left >= 0 ? strcat(mbm_clock_text(left, c2), " left") : "");
 	fflush(stdout);
@@ -115,7 +115,7 @@ mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool coun
 			 mbm_run_outcome outcome, char *line, const char *err, const char *log, double run_s,
 			 const char *around)
 {
-	const char *dbms = ab->pg ? "postgres" : ab->my->kind;
+	const char *dbms = mbm_column_dbms(ab);
 
 	fprintf(progress.order, "%d %s %s %s %s %s\n", round, dbms, workload, ab->label,
 			outcome == RUN_OK ? "ok" : "failed", counted ? "instructions" : "qps");
@@ -144,7 +144,9 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 				what[256];
 	double		share;
 
-	if (ab->pg)
+	if (ab->pg && ab->wire)
+		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, line, err, errlen);
+	else if (ab->pg)
 		outcome = mbm_measure_pg(pgs, workload, round, &timed, line, err, errlen);
 	else
 		outcome = mbm_measure_my(mys, instance, workload, round, &timed, line, err, errlen);
@@ -153,12 +155,12 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 	{
 		add_neighbours(line, share, note);
 		snprintf(what, sizeof(what), "%s %s round %d %s",
-				 ab->pg ? "pg" : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma", workload, round,
-				 ab->label);
+				 ab->pg ? (ab->wire ? "pg-wire" : "pg") : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma",
+				 workload, round, ab->label);
 		mbm_machine_note_run(what, share, note);
 		if (mbm_machine_busy(share))
 			printf("   round %d  %-8s %-26s %-10s busy: %s\n", round,
-				   ab->pg ? "postgres" : ab->my->kind, workload, ab->label, note);
+				   mbm_column_dbms(ab), workload, ab->label, note);
 	}
 	if (outcome != RUN_OK && mbm_proc_stop_signal())
 		outcome = RUN_STOPPED;

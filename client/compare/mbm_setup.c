@@ -317,6 +317,60 @@ new_database(const mbm_pgserver *srv, const char *db, char *err, size_t errlen)
 }
 
 /*
+ * Until the statistics hold every row the loader inserted (its process
+ * reports them as it exits, which may be after bench_prepare() returned),
+ * at most 60 s: 0, or -1 with err set.
+ */
+static int
+loads_counted(PGconn *conn, char *err, size_t errlen)
+{
+	char		want[32],
+				have[32];
+	uint64_t	deadline = mbm_now_ns() + 60 * 1000000000ull;
+	const char *params[1] = {want};
+
+	snprintf(want, sizeof(want), "%lld", (long long) rq.tables * rq.table_size);
+	for (;;)
+	{
+		if (mbm_pg_exec(conn, "SELECT pg_stat_clear_snapshot()", 0, NULL, NULL, 0, err, errlen) != 0 ||
+			mbm_pg_exec(conn, "SELECT coalesce(sum(n_tup_ins), 0) >= $1::bigint FROM pg_stat_user_tables"
+						" WHERE relname ~ '^sbtest[0-9]+$'", 1, params, have, sizeof(have), err, errlen) != 0)
+			return -1;
+		if (strcmp(have, "t") == 0)
+			return 0;
+		if (mbm_now_ns() > deadline)
+		{
+			snprintf(err, errlen, "the statistics did not count the %s rows loaded within 60 s", want);
+			return -1;
+		}
+		usleep(100000);
+	}
+}
+
+/* Until conn's is the only client backend, at most 60 s: 0, or -1 with err set. */
+static int
+alone(PGconn *conn, char *err, size_t errlen)
+{
+	char		others[32];
+	uint64_t	deadline = mbm_now_ns() + 60 * 1000000000ull;
+
+	for (;;)
+	{
+		if (mbm_pg_exec(conn, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+						" AND pid <> pg_backend_pid()", 0, NULL, others, sizeof(others), err, errlen) != 0)
+			return -1;
+		if (strcmp(others, "0") == 0)
+			return 0;
+		if (mbm_now_ns() > deadline)
+		{
+			snprintf(err, errlen, "a session of the pristine server's did not end within 60 s");
+			return -1;
+		}
+		usleep(100000);
+	}
+}
+
+/*
  * One pristine data directory per Postgres major (initdb, the tables, a
  * checkpoint, a clean stop) and per MariaDB/MySQL version.
  */
@@ -350,8 +404,28 @@ mbm_setup_pristine(char *err, size_t errlen)
 		conn = new_database(&run_pg_server, "microbench", err, errlen);
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM bench_prepare(%d, %lld, seed => %lld)",
 				 rq.tables, rq.table_size, rq.seed);
+		/*
+		 * Then every table of the database vacuumed and analysed, the
+		 * catalogs too, once the loader's counts have reached the
+		 * statistics; and vacuumed again from a session of its own once
+		 * the analysing session has gone (a session reports its counts as
+		 * it ends), for what the analysis left dead in pg_statistic.
+		 * Otherwise autovacuum does it a minute into a comparison's server
+		 * start, in the middle of a run, and every backend rebuilds its
+		 * plans.
+		 */
 		if (conn == NULL ||
 			mbm_pg_exec(conn, sql, 0, NULL, value, sizeof(value), err, errlen) != 0 ||
+			loads_counted(conn, err, errlen) != 0 ||
+			mbm_pg_exec(conn, "VACUUM (ANALYZE)", 0, NULL, NULL, 0, err, errlen) != 0)
+		{
+			PQfinish(conn);
+			return -1;
+		}
+		PQfinish(conn);
+		conn = mbm_pg_connect(&run_pg_server, "microbench", err, errlen);
+		if (conn == NULL || alone(conn, err, errlen) != 0 ||
+			mbm_pg_exec(conn, "VACUUM", 0, NULL, NULL, 0, err, errlen) != 0 ||
 			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0 ||
 			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
 		{
@@ -366,7 +440,7 @@ mbm_setup_pristine(char *err, size_t errlen)
 	}
 	for (i = 0; i < rq.nmy; i++)
 	{
-		mbm_any_build	ab = {rq.my[i].label, NULL, &rq.my[i]};
+		mbm_any_build	ab = {rq.my[i].label, NULL, &rq.my[i], false};
 		char		dir[1100];
 
 		if (my_pristine_owner(&rq.my[i]) != i)

@@ -24,13 +24,35 @@
 #define PRISTINE_PORT 55400
 #define RESULTS_PORT 55399
 
-/* A build of either family, in the order the options gave them. */
+/*
+ * A build of either family, in the order the options gave them; as
+ * measured (rq.measured), a Postgres build once per path (--path).
+ */
 typedef struct mbm_any_build
 {
 	const char *label;
 	mbm_pgbuild *pg;			/* one of these two */
 	mbm_mybuild *my;
+	bool		wire;			/* Postgres over the wire: this program's pgsql driver, not bench_run */
 } mbm_any_build;
+
+/*
+ * A report's columns the runner keeps apart: Postgres in-server, MariaDB
+ * or MySQL, Postgres over the wire (the results schema's run_column).
+ */
+#define MBM_COLUMNS 3
+static inline int
+mbm_column(const mbm_any_build *ab)
+{
+	return ab->pg ? (ab->wire ? 2 : 0) : 1;
+}
+
+/* The column's name as the results schema's compare() has it (dbms, or postgres-wire). */
+static inline const char *
+mbm_column_dbms(const mbm_any_build *ab)
+{
+	return ab->pg ? (ab->wire ? "postgres-wire" : "postgres") : ab->my->kind;
+}
 
 /* What was asked (mbm_request.c fills it, nothing changes it after). */
 typedef struct mbm_request
@@ -41,6 +63,10 @@ typedef struct mbm_request
 	int			nmy;
 	mbm_any_build all[2 * MAX_BUILDS];	/* both, as given: the run order's base */
 	int			nall;
+	bool		in_server;		/* --path: Postgres measured in-server (bench_run), */
+	bool		over_wire;		/* ... over the wire (the pgsql driver), or both */
+	mbm_any_build measured[3 * MAX_BUILDS];	/* all, a Postgres build once per path */
+	int			nmeasured;
 	mbm_pgbuild results_pg;		/* the Postgres of the results database */
 	const char *workloads[64];	/* in the suite's order */
 	int			nworkloads;
@@ -70,6 +96,13 @@ typedef struct mbm_request
 	const mbm_pgbuild *harness;	/* --harness: whose compiler and flags build the extension for all */
 } mbm_request;
 
+/* --path as asked: "in-server", "wire" or "both". */
+static inline const char *
+mbm_path_text(const mbm_request *r)
+{
+	return r->in_server && r->over_wire ? "both" : r->over_wire ? "wire" : "in-server";
+}
+
 /* How the comparison went, for the progress lines, the manifest and the exit. */
 typedef struct mbm_progress
 {
@@ -88,8 +121,8 @@ typedef struct mbm_progress
 				remove_s;		/* the overhead around them, summed */
 	double		pristine_s;		/* making the pristine directories */
 	long long	pristine_bytes;
-	long long	count_events[2][64];	/* a counted cell's window: events a run ([family][workload], 0: not yet) */
-	char		counted_command[2 * MAX_BUILDS][4096];	/* each build's counted server, as started (rq.all's order) */
+	long long	count_events[MBM_COLUMNS][64];	/* a counted cell's window: events a run ([column][workload], 0: not yet) */
+	char		counted_command[3 * MAX_BUILDS][4096];	/* each build's counted server, as started (rq.measured's order) */
 	int			counted_runs;	/* counted runs so far, and their time from copy to removal */
 	double		counted_s;
 	FILE	   *order;			/* "round dbms workload label status" per run */
