@@ -249,6 +249,7 @@ typedef struct mbm_result
 	double		canary_before_us;	/* mb_canary_run_us(); < 0: not taken */
 	double		canary_after_us;
 	char	   *data_state;		/* JSON object, or NULL: nothing could be read */
+	char	   *client_pids;	/* the server's ids of the workers' sessions as the window opened ("1,2"), or NULL */
 	bool		sched_known;	/* the client threads' CPU run and wait times were read */
 	mb_sched	sched;			/* ... summed over the window */
 	const double *cpu_wait_per_second;	/* per sample, -1: unknown; NULL: none */

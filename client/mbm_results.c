@@ -195,6 +195,7 @@ add_verdicts(row *rw, const mbm_options *o, const mbm_result *r)
 	list = number_list(r->cpu_wait_per_second, r->n_samples, true);
 	add_kind(rw, "cpu_wait_per_second", list, COL_FLOAT_ARRAY);
 	free(list);
+	add_kind(rw, "client_pids", r->client_pids, COL_FLOAT_ARRAY);
 }
 
 /*

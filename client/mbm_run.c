@@ -290,6 +290,36 @@ run_statement(mbm_client *c, mbm_conn *conn, mbm_plans *plans, int table,
 	return -1;
 }
 
+/*
+ * The server's ids of the clients' sessions ("12,13"), for a run's row:
+ * which sessions ran its window.  NULL when the driver knows none.
+ */
+static char *
+session_ids(mbm_client *clients, int n)
+{
+	char	   *list = malloc((size_t) n * 21 + 1);
+	size_t		len = 0;
+	int			i;
+
+	if (list == NULL)
+		return NULL;
+	list[0] = '\0';
+	for (i = 0; i < n; i++)
+	{
+		unsigned long id = atomic_load(&clients[i].worker.conn_id);
+
+		if (id == 0)
+			continue;
+		len += sprintf(list + len, "%s%lu", len ? "," : "", id);
+	}
+	if (len == 0)
+	{
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
 /* BEGIN or COMMIT: prepared (the driver's prepared_transactions), else as text; 0 or -1. */
 static int
 transaction_control(mbm_client *c, mbm_conn *conn, mbm_stmt *prepared, const char *sql)
@@ -1039,6 +1069,7 @@ run_free(mbm_run_state *rs)
 	{
 		free(rs->r->server_status);
 		free(rs->r->data_state);
+		free(rs->r->client_pids);
 	}
 	free(rs->r);
 	free(rs->sample_buffer);
@@ -1233,6 +1264,9 @@ run_measure(mbm_run_state *rs)
 		/* every client idle and the monitor's reads done: the parent opens its window */
 		if (o->window_stop)
 			raise(SIGSTOP);
+		/* a Postgres session is a process: the backend's pid */
+		if (strcmp(o->driver->name, "pgsql") == 0)
+			rs->r->client_pids = session_ids(clients, rs->n);
 		rs->window_start = mbm_now_ns();
 		rs->r->started_at = wall_clock_s();
 		mb_samples_init(&rs->samples, rs->sample_buffer, rs->wait_buffer, rs->sample_capacity,

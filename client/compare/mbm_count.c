@@ -337,52 +337,55 @@ my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, char *err, size_t e
  * (mbm_count_wrapper), and the window is the difference of two runs of
  * the same seed on the same server, one with the cell's window and one
  * with a window of one event.  Connecting, preparing, the warm-up and
- * exiting are in both and cancel.
+ * exiting are in both and cancel.  The backends are the workers' (the
+ * client's row names them: client_pids).
  */
 typedef struct wire_run
 {
-	const mbm_pgserver *srv;
-	bool		checkpoint;
 	int			nbackends;
 	pid_t		backends[16];
 	long long	total;			/* their instructions, summed */
 } wire_run;
 
-/* The backends of the client's workers found as its window opens (every connection idle), and a checkpoint if asked. */
+/* A write's checkpoint, right before its window: the client stops there with every connection idle. */
 static int
-mark_wire_window(int edge, void *arg, char *err, size_t errlen)
+checkpoint_at_window(int edge, void *arg, char *err, size_t errlen)
 {
-	wire_run   *wr = arg;
 	PGconn	   *conn;
-	PGresult   *res;
-	char		clients[16];
-	const char *params[1] = {clients};
-	int			i;
+	int			rc;
 
 	if (edge != 1)
 		return 0;
-	if ((conn = mbm_pg_connect(wr->srv, "microbench", err, errlen)) == NULL)
+	if ((conn = mbm_pg_connect(arg, "microbench", err, errlen)) == NULL)
 		return -1;
-	/*
-	 * The client's workers' backends: its connections opened last.  The
-	 * one before them watches the server's counters, and how often it
-	 * looks depends on time.
-	 */
-	snprintf(clients, sizeof(clients), "%d", rq.clients);
-	res = PQexecParams(conn, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend'"
-					   " AND application_name = 'microbench' AND pid <> pg_backend_pid()"
-					   " ORDER BY backend_start DESC, pid DESC LIMIT $1::int", 1, NULL, params, NULL, NULL, 0);
-	wr->nbackends = 0;
-	for (i = 0; PQresultStatus(res) == PGRES_TUPLES_OK && i < PQntuples(res) && i < 16; i++)
-		wr->backends[wr->nbackends++] = atoi(PQgetvalue(res, i, 0));
-	PQclear(res);
-	if (wr->nbackends > 0 && wr->checkpoint &&
-		mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
-		wr->nbackends = -1;
+	rc = mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen);
 	PQfinish(conn);
+	return rc;
+}
+
+/* The backends that ran the window, from the client's row (client_pids: its workers' sessions). */
+static int
+window_backends(const char *line, wire_run *wr, char *err, size_t errlen)
+{
+	const char *p = strstr(line, "\"client_pids\": [");
+
+	wr->nbackends = 0;
+	for (p = p ? p + strlen("\"client_pids\": [") : NULL; p && *p && *p != ']' && wr->nbackends < 16;)
+	{
+		char	   *end;
+		long		pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		wr->backends[wr->nbackends++] = (pid_t) pid;
+		p = end + strspn(end, ", ");
+	}
 	if (wr->nbackends == 0)
-		snprintf(err, errlen, "no backend of the client's (application_name microbench) as its window opened");
-	return wr->nbackends > 0 ? 0 : -1;
+	{
+		snprintf(err, errlen, "the client's row names no backend of its workers (client_pids)");
+		return -1;
+	}
+	return 0;
 }
 
 /* The totals of the run's backends, written as each exited (cg.PID): waited for, summed. */
@@ -436,21 +439,27 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	double		events;
 	int			k;
 
-	with_mark.mark = mark_wire_window;
-	with_mark.mark_arg = full;
-	outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, line, err, errlen);
-	if (outcome != RUN_OK || wire_backend_totals(full, c, err, errlen) != 0)
+	/* the client's workers only: the connection that reads the server's counters looks as often as time says */
+	with_mark.mark = lim->checkpoint ? checkpoint_at_window : NULL;
+	with_mark.mark_arg = (void *) pgs;
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, line, err, errlen);
+	if (outcome != RUN_OK || window_backends(*line, full, err, errlen) != 0 ||
+		wire_backend_totals(full, c, err, errlen) != 0)
 		return RUN_FAILED;
 	full->total = c->v[MBM_CG_IR];
 	one_event.seconds = 0;
 	one_event.events = 1;
 	one_event.checkpoint = false;
-	one_event.mark = mark_wire_window;
-	one_event.mark_arg = one;
-	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, &line_one, err, errlen);
-	free(line_one);
-	if (outcome != RUN_OK || wire_backend_totals(one, &tail, err, errlen) != 0)
+	one_event.mark = NULL;
+	/* its row is not kept: no monitor connection */
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, true, &line_one, err, errlen);
+	if (outcome != RUN_OK || window_backends(line_one, one, err, errlen) != 0 ||
+		wire_backend_totals(one, &tail, err, errlen) != 0)
+	{
+		free(line_one);
 		return RUN_FAILED;
+	}
+	free(line_one);
 	one->total = tail.v[MBM_CG_IR];
 	events = mbm_json_number(*line, "events", 0);
 	if (events < 2 || c->v[MBM_CG_IR] <= tail.v[MBM_CG_IR])
@@ -571,7 +580,7 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 	mbm_limits	with_mark = *lim;
 	mbm_cg_counts c;
 	mbm_run_outcome outcome;
-	wire_run	wr[2] = {{.srv = pgs, .checkpoint = lim->checkpoint}, {.srv = pgs}};
+	wire_run	wr[2] = {{0}, {0}};
 	int			counted = 0;
 
 	*line = NULL;

@@ -173,7 +173,7 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 static mbm_run_outcome
 measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *label,
 			   const char *instance, const char *workload, int round, const mbm_limits *lim,
-			   char **line, char *err, size_t errlen)
+			   bool no_monitor, char **line, char *err, size_t errlen)
 {
 	char		threads[32],
 				time_s[48],
@@ -210,8 +210,11 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 	{
 		extra[n++] = seed;
 		/* the client stops at the window's ends, for lim->mark to mark them */
-		extra[n++] = "--window-stop";
+		if (lim->mark)
+			extra[n++] = "--window-stop";
 	}
+	if (no_monitor)
+		extra[n++] = "--server-status=off";
 	extra[n++] = label_text;
 	extra[n++] = "--phase=post";
 	extra[n++] = round_text;
@@ -247,13 +250,14 @@ mbm_run_outcome
 mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
 			   const mbm_limits *lim, char **line, char *err, size_t errlen)
 {
-	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, line, err,
-						  errlen);
+	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, false, line,
+						  err, errlen);
 }
 
 mbm_run_outcome
 mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
-					char **line, char *err, size_t errlen)
+					bool no_monitor, char **line, char *err, size_t errlen)
 {
-	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, line, err, errlen);
+	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, no_monitor, line,
+						  err, errlen);
 }

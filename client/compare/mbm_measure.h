@@ -37,10 +37,14 @@ extern mbm_run_outcome mbm_measure_pg(const mbm_pgserver *srv, const char *workl
 extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *instance,
 									  const char *workload, int round, const mbm_limits *lim,
 									  char **line, char *err, size_t errlen);
-/* This program's pgsql driver against Postgres srv over its socket: the row into *line. */
+/*
+ * This program's pgsql driver against Postgres srv over its socket: the
+ * row into *line; no_monitor: without the connection that reads the
+ * server's counters and the data's state (--server-status=off).
+ */
 extern mbm_run_outcome mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round,
-										   const mbm_limits *lim, char **line, char *err,
-										   size_t errlen);
+										   const mbm_limits *lim, bool no_monitor, char **line,
+										   char *err, size_t errlen);
 /* A number in a run's JSON line ("key": value, or the first of an array), or def. */
 extern double mbm_json_number(const char *line, const char *key, double def);
 /*

@@ -145,7 +145,7 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 	double		share;
 
 	if (ab->pg && ab->wire)
-		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, line, err, errlen);
+		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, false, line, err, errlen);
 	else if (ab->pg)
 		outcome = mbm_measure_pg(pgs, workload, round, &timed, line, err, errlen);
 	else
