@@ -18,7 +18,9 @@
  * ran commands are summed.  Either way the events before the window warm
  * up whatever a session warms once (plans, the first execution of a
  * statement), and bench_prewarm() or a full read of every table and index
- * puts the data in the buffers first (mbm_count_ready).
+ * puts the data in the buffers first (mbm_count_ready).  Postgres over
+ * the wire (--path wire): the workers' backends, inside PostgresMain, a
+ * window as the difference of two runs (wire_measure).
  * docs/methodology.md says what the count holds and what it leaves out.
  */
 #include "mbm.h"
