@@ -19,6 +19,8 @@ extern const char *mbm_count_counter(void);
 extern long long mbm_count_seed(int round);
 /* The events every counted run warms up with before its window, on its own connection. */
 extern long long mbm_count_warmup_events(void);
+/* The settings ab's counted Postgres server has that a timed one has not ("\n"-separated), or NULL. */
+extern const char *mbm_count_server_settings(const mbm_any_build *ab);
 /* The command to start ab's counted server under (its DBMS and path), its count directory made anew. */
 extern char *const *mbm_count_wrapper(const mbm_any_build *ab);
 /*

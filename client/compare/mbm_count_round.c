@@ -96,9 +96,11 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
 	mbm_pg.wrapper = mbm_count_wrapper(ab);
+	mbm_pg.count_settings = mbm_count_server_settings(ab);
 	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
 							&copy_s, &start_s, err, sizeof(err));
 	mbm_pg.wrapper = NULL;
+	mbm_pg.count_settings = NULL;
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
 	if (started != 0)
 	{

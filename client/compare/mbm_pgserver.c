@@ -166,6 +166,8 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 		MBM_OPT("max_wal_size=1GB");
 	}
 #undef MBM_OPT
+	if (!pristine && mbm_pg.wrapper)
+		n = mbm_settings_args(mbm_pg.count_settings, "-c", "", argv, n, 63);
 	/* --set ones last: the copy stays as it was made */
 	n = mbm_settings_args(b->settings, "-c", "", argv, n, 63);
 	argv[n] = NULL;

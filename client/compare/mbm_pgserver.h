@@ -45,6 +45,7 @@ typedef struct mbm_pgsetup
 	const char *cpus;			/* servers pinned here; NULL: not pinned */
 	int			clients;
 	char	   *const *wrapper;	/* the run's server started under this (valgrind ...); NULL: none */
+	const char *count_settings;	/* with it, these NAME=VALUE lines ("\n"-separated) too; NULL: none */
 } mbm_pgsetup;
 
 extern mbm_pgsetup mbm_pg;
