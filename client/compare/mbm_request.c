@@ -311,6 +311,27 @@ take_build(const char *kind, const char *arg)
 
 static void take_precision(const char *text);
 
+/* What a request is when an option does not say. */
+static void
+take_defaults(void)
+{
+	rq.rounds = 0;				/* set by check_metric() */
+	rq.seconds = 10;
+	rq.warmup = 2;
+	rq.turns = 1;
+	rq.table_size = 100000;
+	rq.tables = 1;
+	rq.clients = 1;
+	rq.seed = 1;
+	rq.max_minutes = 60;
+	rq.threshold = -1;			/* set by check_metric() */
+	rq.count_threshold = 0.005;
+	rq.timed = true;
+	rq.confidence = 0.95;
+	rq.cpus = "0";
+	rq.in_server = true;
+}
+
 /* The options that name a build or give a value, defaults set first; then what is left over. */
 static void
 take_options(int argc, char **argv, const char **workloads, bool *suite, const char **harness,
@@ -339,21 +360,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 	int			idx = 0;
 	int			ch;
 
-	rq.rounds = 0;				/* set by check_metric() */
-	rq.seconds = 10;
-	rq.warmup = 2;
-	rq.turns = 1;
-	rq.table_size = 100000;
-	rq.tables = 1;
-	rq.clients = 1;
-	rq.seed = 1;
-	rq.max_minutes = 60;
-	rq.threshold = -1;			/* set by check_metric() */
-	rq.count_threshold = 0.005;
-	rq.timed = true;
-	rq.confidence = 0.95;
-	rq.cpus = "0";
-	rq.in_server = true;
+	take_defaults();
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1)
