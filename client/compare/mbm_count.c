@@ -289,8 +289,7 @@ pg_window_count(const char *line, mbm_cg_counts *c, char *err, size_t errlen)
 /*
  * Of process pid's files of callgrind's latest dump (cg.PID.PART, with
  * -THREAD per thread), the sum over those in which a function whose name
- * starts with function ran (NULL: every file) added to *sum: how many
- * were.  A dump's files are complete once callgrind_control -d has
+ * starts with function ran, added to *sum: how many were.  A dump's files are complete once callgrind_control -d has
  * returned.
  */
 static int
@@ -317,7 +316,7 @@ add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || atoi(e->d_name + strlen(prefix)) != part)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
-		if (mbm_callgrind_read(path, NULL, function, &c) != 0 || (function && !c.has_function))
+		if (mbm_callgrind_read(path, NULL, function, &c) != 0 || !c.has_function)
 			continue;
 		for (k = 0; k < MBM_CG_NEVENTS; k++)
 			sum->v[k] += c.v[k];

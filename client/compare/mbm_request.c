@@ -311,6 +311,17 @@ take_build(const char *kind, const char *arg)
 
 static void take_precision(const char *text);
 
+/* An option that names one of two things or both: which into *first and *second. */
+static void
+take_one_or_both(const char *opt, const char *text, const char *one, const char *other, bool *first,
+				 bool *second)
+{
+	*first = strcmp(text, one) == 0 || strcmp(text, "both") == 0;
+	*second = strcmp(text, other) == 0 || strcmp(text, "both") == 0;
+	if (!*first && !*second)
+		refuse("%s is %s, %s or both, not \"%s\"", opt, one, other, text);
+}
+
 /* What a request is when an option does not say. */
 static void
 take_defaults(void)
@@ -386,10 +397,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 				take_precision(optarg);
 				break;
 			case 'm':
-				rq.timed = strcmp(optarg, "qps") == 0 || strcmp(optarg, "both") == 0;
-				rq.counted = strcmp(optarg, "instructions") == 0 || strcmp(optarg, "both") == 0;
-				if (!rq.timed && !rq.counted)
-					refuse("--metric is qps, instructions or both, not \"%s\"", optarg);
+				take_one_or_both("--metric", optarg, "qps", "instructions", &rq.timed, &rq.counted);
 				break;
 			case 'c':
 				rq.cache_sim = true;
@@ -398,10 +406,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 				*harness = optarg;
 				break;
 			case 'W':
-				rq.in_server = strcmp(optarg, "in-server") == 0 || strcmp(optarg, "both") == 0;
-				rq.over_wire = strcmp(optarg, "wire") == 0 || strcmp(optarg, "both") == 0;
-				if (!rq.in_server && !rq.over_wire)
-					refuse("--path is in-server, wire or both, not \"%s\"", optarg);
+				take_one_or_both("--path", optarg, "in-server", "wire", &rq.in_server, &rq.over_wire);
 				*path_given = true;
 				break;
 			case 'q':
