@@ -69,6 +69,7 @@ typedef struct mbm_options
 	char		ignored_text[MBM_MAX_IGNORED * MBM_CODE_LEN];	/* as recorded, "1213,1205,1062" */
 	bool		ps_disable;		/* SQL text with literals instead of prepared statements */
 	bool		no_server_status;	/* --server-status=off: no status or fingerprint reads */
+	bool		no_server_facts;	/* --server-facts=off: no connection before the clients' */
 	double		rate;			/* events per second over all threads; 0: no limit */
 	int64_t		event_limit;	/* measured events; 0: none */
 	int64_t		warmup_events;	/* warm-up events; 0: warm up for warmup_s */

@@ -85,6 +85,10 @@ usage(FILE *out)
 			"                       fingerprint or host CPU and disk figures around the\n"
 			"                       window; the server then does the clients' work alone\n"
 			"                       (counted runs under valgrind) [on]\n"
+			"  --server-facts=off   no connection before the clients': the tables are not\n"
+			"                       checked and the row names no server version (a run\n"
+			"                       whose row is not kept, as a counted comparison's\n"
+			"                       run of one event over the wire) [on]\n"
 			"  --window-stop        stop this process (SIGSTOP) as the measured window\n"
 			"                       opens and as it closes, each time until SIGCONT, with\n"
 			"                       every thread idle: for a parent that marks the window\n"
@@ -303,7 +307,7 @@ enum
 	OPT_RANGE_SIZE, OPT_RAND_TYPE, OPT_RAND_SEED, OPT_REPORT_INTERVAL,
 	OPT_LABEL, OPT_PHASE, OPT_RESULTS_DB, OPT_RESULTS_FILE, OPT_HELP,
 	OPT_READ_TIME, OPT_WRITE_TIME, OPT_INSERT_TIME, OPT_WORKLOADS,
-	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_SERVER_STATUS, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
+	OPT_IGNORE_ERRORS, OPT_PS_MODE, OPT_SERVER_STATUS, OPT_SERVER_FACTS, OPT_RATE, OPT_EVENTS, OPT_RECONNECT,
 	OPT_DB_DRIVER, OPT_ROUND, OPT_INSTANCE, OPT_WARMUP_EVENTS, OPT_WINDOW_STOP,
 	OPT_DRIVER_FIRST			/* the drivers' options, numbered from here */
 };
@@ -333,6 +337,7 @@ static const struct option core_options[] = {
 	{"mysql-ignore-errors", required_argument, NULL, OPT_IGNORE_ERRORS},	/* sysbench's name */
 	{"db-ps-mode", required_argument, NULL, OPT_PS_MODE},
 	{"server-status", required_argument, NULL, OPT_SERVER_STATUS},
+	{"server-facts", required_argument, NULL, OPT_SERVER_FACTS},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"events", required_argument, NULL, OPT_EVENTS},
 	{"warmup-events", required_argument, NULL, OPT_WARMUP_EVENTS},
@@ -393,7 +398,8 @@ all_options(driver_option **owners)
 /*
  * The options that take one value into a field of the options: an integer
  * in [min, max] ('i' an int, 'l' an int64_t), seconds ('s' zero or more,
- * 'S' more than zero), or a text as given ('t').
+ * 'S' more than zero), a text as given ('t'), or on or off ('o': a bool,
+ * true for off).
  */
 #define VALUE_OPTION(id, name, kind, min, max, field) {id, name, kind, min, max, offsetof(mbm_options, field)}
 static const struct
@@ -424,6 +430,9 @@ static const struct
 	VALUE_OPTION(OPT_RESULTS_DB, "results-db", 't', 0, 0, results_db),	/* checked below */
 	VALUE_OPTION(OPT_RESULTS_FILE, "results-file", 't', 0, 0, results_file),
 	VALUE_OPTION(OPT_WORKLOADS, "workloads", 't', 0, 0, workloads),
+	/* on or off, into a bool that says "off" */
+	VALUE_OPTION(OPT_SERVER_STATUS, "server-status", 'o', 0, 0, no_server_status),
+	VALUE_OPTION(OPT_SERVER_FACTS, "server-facts", 'o', 0, 0, no_server_facts),
 };
 
 /* Option id's value into its field, if it is one of value_options: whether it was. */
@@ -450,6 +459,16 @@ take_value(mbm_options *o, int id, const char *text)
 				break;
 			case 't':
 				*(const char **) field = text;
+				break;
+			case 'o':
+				if (strcmp(text, "on") != 0 && strcmp(text, "off") != 0)
+				{
+					char		msg[96];
+
+					snprintf(msg, sizeof(msg), "--%s must be on or off, not \"%%s\"", value_options[i].name);
+					bad_input(msg, text);
+				}
+				*(bool *) field = strcmp(text, "off") == 0;
 				break;
 			default:
 				*(double *) field = parse_seconds(value_options[i].name, text,
@@ -525,11 +544,6 @@ parse_options(int argc, char **argv, mbm_options *o)
 				if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "disable") != 0)
 					bad_input("--db-ps-mode must be auto or disable, not \"%s\"", optarg);
 				o->ps_disable = strcmp(optarg, "disable") == 0;
-				break;
-			case OPT_SERVER_STATUS:
-				if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0)
-					bad_input("--server-status must be on or off, not \"%s\"", optarg);
-				o->no_server_status = strcmp(optarg, "off") == 0;
 				break;
 			case OPT_RATE:
 				o->rate = parse_rate(optarg);

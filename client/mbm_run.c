@@ -1099,20 +1099,23 @@ run_open(mbm_run_state *rs)
 		fprintf(stderr, "%s: %s\n", mbm_progname, rs->failure);
 		return MBM_EXIT_FAILED;
 	}
-	conn = mbm_connect(o, err, sizeof(err));
-	if (conn == NULL)
+	if (!o->no_server_facts)
 	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
-		return MBM_EXIT_BAD_INPUT;
-	}
-	if (o->driver->check_tables(conn, o, &missing, err, sizeof(err)) != 0 ||
-		o->driver->server_facts(conn, &r->server, err, sizeof(err)) != 0)
-	{
-		fprintf(stderr, "%s: %s\n", mbm_progname, err);
+		conn = mbm_connect(o, err, sizeof(err));
+		if (conn == NULL)
+		{
+			fprintf(stderr, "%s: %s\n", mbm_progname, err);
+			return MBM_EXIT_BAD_INPUT;
+		}
+		if (o->driver->check_tables(conn, o, &missing, err, sizeof(err)) != 0 ||
+			o->driver->server_facts(conn, &r->server, err, sizeof(err)) != 0)
+		{
+			fprintf(stderr, "%s: %s\n", mbm_progname, err);
+			o->driver->close(conn);
+			return missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
+		}
 		o->driver->close(conn);
-		return missing ? MBM_EXIT_BAD_INPUT : MBM_EXIT_FAILED;
 	}
-	o->driver->close(conn);
 	if (rs->w->table_per_client && count_scan_rows(o, rs->scan_rows, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "%s: %s\n", mbm_progname, err);

@@ -80,6 +80,7 @@ make_directories(void)
 		exit(MBM_EXIT_FAILED);
 	}
 	chmod(progress.workdir, 01777);
+	snprintf(progress.rundir, sizeof(progress.rundir), "%s", progress.workdir);
 	chmod(progress.logdir, 01777);
 	snprintf(path, sizeof(path), "%s/order", progress.workdir);
 	progress.order = fopen(path, "w");

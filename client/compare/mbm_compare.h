@@ -9,6 +9,8 @@
  *   mbm_rounds.c    the schedule, and the rounds until every cell is decided
  *   mbm_count_round.c  a round's counted runs: a start under valgrind a
  *                   build for its reads, one a write
+ *   mbm_count_sides.c  a round's counted runs with the builds side by
+ *                   side, a process each
  *   mbm_turns.c     --turns: runs taking turns on servers up side by side
  *   mbm_run_one.c   one timed run on a fresh server start
  *   mbm_finish.c    every way out

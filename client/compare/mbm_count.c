@@ -114,7 +114,7 @@ count_dir(void)
 {
 	static char dir[128];
 
-	snprintf(dir, sizeof(dir), "%s/count", progress.workdir);
+	snprintf(dir, sizeof(dir), "%s/count", progress.rundir);
 	return dir;
 }
 

@@ -6,7 +6,10 @@
  * cells of the round (the reads change nothing), and each write cell gets a
  * fresh copy of the pristine data and a start of its own.  Every start is
  * made ready first (mbm_count_ready: the tables and indexes read into the
- * buffers).  The builds take turns, A B in one round and B A in the next.
+ * buffers).  In round 1 the builds take turns, A B (and B A in a round
+ * that takes turns again); from round 2, once every cell's window is set,
+ * they run side by side on a machine of two CPUs or more
+ * (mbm_count_sides.c): a count does not depend on what runs beside it.
  *
  * Each round draws its own key sequence (mbm_count_seed), the same for
  * every build of the round: the pairs stay paired, and their spread says
@@ -21,6 +24,7 @@
 #include "mbm.h"
 #include "mbm_count.h"
 #include "mbm_count_round.h"
+#include "mbm_count_sides.h"
 #include "mbm_finish.h"
 #include "mbm_measure.h"
 #include "mbm_proc.h"
@@ -68,8 +72,8 @@ count_one(const mbm_any_build *ab, int w, int round, const char *log, const char
 		*events = (long long) mbm_json_number(line, "events", 0);
 	progress.run_s += (mbm_now_ns() - t0) / 1e9;
 	if (outcome != RUN_STOPPED)
-		mbm_run_keep(ab, rq.workloads[w], round, true, outcome, line, err, log,
-					 (mbm_now_ns() - t0) / 1e9, around);
+		mbm_count_keep(ab, rq.workloads[w], round, outcome, line, err, log, (mbm_now_ns() - t0) / 1e9,
+					   around);
 	free(line);
 	return outcome;
 }
@@ -94,11 +98,11 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 	int			i,
 				started;
 
-	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
+	snprintf(copy, sizeof(copy), "%s/run", progress.rundir);
 	mbm_pg.wrapper = mbm_count_wrapper(ab);
 	mbm_pg.count_settings = mbm_count_server_settings(ab);
-	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
-							&copy_s, &start_s, err, sizeof(err));
+	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, mbm_count_side_port(),
+							mbm_count_side_socket(), "server.log", &copy_s, &start_s, err, sizeof(err));
 	mbm_pg.wrapper = NULL;
 	mbm_pg.count_settings = NULL;
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
@@ -121,10 +125,8 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 	snprintf(around, sizeof(around), "%s start of %d counted run(s): copy %.1f, start %.1f, ready %.1f s",
 			 n > 1 ? "one" : "a", n, copy_s, start_s, (mbm_now_ns() - t1) / 1e9);
 	for (i = 0; i < n && outcome != RUN_STOPPED && outcome != RUN_BUILD_FAILED; i++)
-	{
-		outcome = count_one(ab, ws[i], round, log, around);
-		mbm_stop_if_signalled();
-	}
+		if ((outcome = count_one(ab, ws[i], round, log, around)) != RUN_STOPPED && mbm_proc_stop_signal())
+			outcome = RUN_STOPPED;
 	t1 = mbm_now_ns();
 	mbm_pg_stop(&run_pg_server);
 	mbm_my_stop(&run_my_server);
@@ -163,34 +165,44 @@ room_for(int runs, int round)
 	return false;
 }
 
+/* A build's counted runs of the round: its reads on one start, then each write on a start of its own. */
+static mbm_count_end
+count_build(const mbm_any_build *ab, int round, bool cells[MBM_COLUMNS][64])
+{
+	const bool *mine = cells[mbm_column(ab)];
+	int			ws[64];
+	int			n = cells_of(mine, false, ws),
+				i;
+	mbm_run_outcome outcome = RUN_OK;
+
+	if (n > 0 && !room_for(n, round))
+		return COUNT_OUT_OF_TIME;
+	if (n > 0)
+		outcome = count_on_one_start(ab, ws, n, round);
+	n = cells_of(mine, true, ws);
+	for (i = 0; i < n && outcome != RUN_BUILD_FAILED && outcome != RUN_STOPPED; i++)
+	{
+		if (!room_for(1, round))
+			return COUNT_OUT_OF_TIME;
+		outcome = count_on_one_start(ab, &ws[i], 1, round);
+	}
+	return outcome == RUN_STOPPED || mbm_proc_stop_signal() ? COUNT_STOPPED :
+		outcome == RUN_BUILD_FAILED ? COUNT_BUILD_FAILED : COUNT_DONE;
+}
+
 bool
 mbm_count_round(int round, bool cells[MBM_COLUMNS][64])
 {
+	mbm_count_end end = COUNT_DONE;
 	int			k;
 
-	for (k = 0; k < rq.nmeasured; k++)
-	{
-		const mbm_any_build *ab = &rq.measured[round % 2 ? k : rq.nmeasured - 1 - k];
-		const bool *mine = cells[mbm_column(ab)];
-		int			ws[64];
-		int			n = cells_of(mine, false, ws),
-					i;
-		mbm_run_outcome outcome = RUN_OK;
-
-		if (n > 0 && !room_for(n, round))
-			return false;
-		if (n > 0)
-			outcome = count_on_one_start(ab, ws, n, round);
-		n = cells_of(mine, true, ws);
-		for (i = 0; i < n && outcome != RUN_BUILD_FAILED && outcome != RUN_STOPPED; i++)
-		{
-			if (!room_for(1, round))
-				return false;
-			outcome = count_on_one_start(ab, &ws[i], 1, round);
-		}
-		mbm_stop_if_signalled();
-		if (outcome == RUN_BUILD_FAILED)
-			mbm_finish("a build failed", MBM_EXIT_FAILED);
-	}
-	return true;
+	if (mbm_count_sides_possible(cells))
+		end = mbm_count_sides(round, cells, count_build);
+	else
+		for (k = 0; k < rq.nmeasured && end == COUNT_DONE; k++)
+			end = count_build(&rq.measured[round % 2 ? k : rq.nmeasured - 1 - k], round, cells);
+	mbm_stop_if_signalled();
+	if (end == COUNT_BUILD_FAILED)
+		mbm_finish("a build failed", MBM_EXIT_FAILED);
+	return end == COUNT_DONE;
 }

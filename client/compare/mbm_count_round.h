@@ -13,7 +13,7 @@
 /*
  * The counted runs of round for the cells[column][workload] asked
  * (mbm_column: Postgres in-server, MariaDB/MySQL, Postgres over the wire),
- * every build in turn.  False when
+ * every build in turn or side by side.  False when
  * --max-minutes ran out before the round's last run.
  */
 extern bool mbm_count_round(int round, bool cells[MBM_COLUMNS][64]);

@@ -186,7 +186,7 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 				instance_text[200],
 				file[200],
 				results_file[220];
-	const char *extra[16];
+	const char *extra[20];
 	int			n = 0;
 	FILE	   *f;
 	char		buf[65536];
@@ -199,7 +199,7 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 	snprintf(warmup_events, sizeof(warmup_events), "--warmup-events=%lld", lim->warmup_events);
 	snprintf(label_text, sizeof(label_text), "--label=%s", label);
 	snprintf(round_text, sizeof(round_text), "--round=%d", round);
-	snprintf(file, sizeof(file), "%s/run.jsonl", progress.workdir);
+	snprintf(file, sizeof(file), "%s/run.jsonl", progress.rundir);
 	snprintf(results_file, sizeof(results_file), "--results-file=%s", file);
 	extra[n++] = threads;
 	extra[n++] = time_s;
@@ -213,8 +213,12 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 		if (lim->mark)
 			extra[n++] = "--window-stop";
 	}
+	/* a row not kept: no connection but the workers' */
 	if (no_monitor)
+	{
 		extra[n++] = "--server-status=off";
+		extra[n++] = "--server-facts=off";
+	}
 	extra[n++] = label_text;
 	extra[n++] = "--phase=post";
 	extra[n++] = round_text;

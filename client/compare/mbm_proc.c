@@ -76,6 +76,13 @@ mbm_proc_set_cancel(PGcancel *cancel)
 	atomic_store(&cancel_target, cancel);
 }
 
+void
+mbm_proc_forget_inherited(void)
+{
+	memset(children, 0, sizeof(children));
+	atomic_store(&cancel_target, NULL);
+}
+
 static void
 remember(pid_t pid)
 {

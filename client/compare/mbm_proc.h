@@ -32,6 +32,12 @@ extern int	mbm_proc_stop_signal(void);
 extern void mbm_proc_set_cancel(PGcancel *cancel);
 
 /*
+ * In a process the runner forked: the runner's children and its statement
+ * to cancel are not this process's to stop.
+ */
+extern void mbm_proc_forget_inherited(void);
+
+/*
  * Start argv[0] (a path) with argv in a process group of its own; the
  * pid, or -1 with err set.  Every child is remembered until reaped, so
  * that mbm_proc_kill_all() finds it on any way out.

@@ -212,7 +212,7 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 	const char *log;
 	char		around[128];
 
-	snprintf(copy, sizeof(copy), "%s/run", progress.workdir);
+	snprintf(copy, sizeof(copy), "%s/run", progress.rundir);
 	if (mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
 					  &copy_s, &start_s, err, sizeof(err)) != 0)
 	{

@@ -456,6 +456,25 @@ mbm_setup_pristine(char *err, size_t errlen)
 	return 0;
 }
 
+/* Another connection to the results database, for a process the runner forked: NULL with err set. */
+PGconn *
+mbm_results_connect_again(char *err, size_t errlen)
+{
+	PGconn	   *conn;
+
+	if (rq.results_db == NULL)
+		return mbm_pg_connect(&results_server, "results", err, errlen);
+	conn = PQconnectdb(rq.results_db);
+	if (PQstatus(conn) != CONNECTION_OK)
+	{
+		snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(conn));
+		err[strcspn(err, "\n")] = '\0';
+		PQfinish(conn);
+		return NULL;
+	}
+	return conn;
+}
+
 /* The results database: --results-db's, or a server of our own with the extension in it. */
 int
 mbm_setup_results(char *err, size_t errlen)

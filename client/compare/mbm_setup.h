@@ -17,6 +17,8 @@ extern int	mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness,
 								size_t errlen);
 /* The results database: --results-db's, or a server of our own. */
 extern int	mbm_setup_results(char *err, size_t errlen);
+/* Another connection to it, for a process the runner forked: NULL with err set. */
+extern PGconn *mbm_results_connect_again(char *err, size_t errlen);
 /* One pristine data directory per Postgres major and MariaDB/MySQL version. */
 extern int	mbm_setup_pristine(char *err, size_t errlen);
 /* Where build ab's pristine data is. */

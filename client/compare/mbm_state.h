@@ -107,6 +107,7 @@ mbm_path_text(const mbm_request *r)
 typedef struct mbm_progress
 {
 	char		workdir[MBM_TMPDIR_MAX + 32];
+	char		rundir[MBM_TMPDIR_MAX + 48];	/* this process's runs: workdir, or a side's under it */
 	char		logdir[900];
 	char		tool_cpus[256];
 	char		started_at[64];

@@ -50,6 +50,13 @@ m = json.load(open(sys.argv[1]))
 s = [x for x in m["counted"]["servers"] if x["dbms"] == "postgres-wire"]
 print(m["runs"]["postgres_path"], len(s), all("--toggle-collect=PostgresMain" in x["command"] for x in s))' "$out/manifest.json")" \
    "wire 2 True" "the manifest names the path and each build's counted server, collecting inside PostgresMain"
+# round 1 takes turns (a cell's first run sets its window for both builds);
+# rounds 2 and 3 run the builds side by side, each its own server and logs
+is "$(rows "$out/runs.jsonl" '" ".join("%d:%s" % k for k in sorted({(r["round"], r["instance"].split(",")[0]) for r in rows}))')" \
+   "1:port 55401 2:port 55410 2:port 55411 3:port 55410 3:port 55411" \
+   "round 1 on the runner's port; rounds 2 and 3 on a port a build, side by side"
+is "$(ls "$out/logs/counted-postgres-wire-a/server.log" "$out/logs/counted-postgres-wire-b/server.log" | wc -l)" 2 \
+   "each side's server log is under logs/counted-postgres-wire-LABEL"
 
 # ---- timed, both paths: a column each
 out="$scratch/both"
