@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 04_faults.t — bad input is refused before anything starts; a build that
 # does not start is named with its log; Ctrl-C in round 2 stops every
-# server, keeps round 1's runs and exits 130.
+# server, keeps round 1's runs and exits 130; SIGTERM in a counted round 2,
+# whose builds run side by side, stops both sides and their servers.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -78,4 +79,26 @@ is "$(awk '{ print $1 }' < <(runs_of "$out/runs.jsonl") | head -2 | sort | paste
    "round 1's runs are in runs.jsonl"
 is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$out/manifest.json")" \
    "interrupted by SIGINT" "the manifest says the comparison was interrupted"
+
+# SIGTERM while a counted round 2 runs its builds side by side, a process
+# each: the sides stop their servers and end, the runner keeps what they
+# measured and leaves nothing behind
+out="$scratch/term"
+"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric instructions --rounds 3 --max-minutes 0 \
+    --workloads point-query,update-index --table-size 10000 --out "$out" >"$scratch/term.out" 2>"$scratch/term.err" &
+pid=$!
+until grep -q '^== round 2' "$scratch/term.out" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null \
+        || [ "$SECONDS" -gt 1500 ]; do
+    sleep 0.1
+done
+sleep 2
+is "$(pgrep -fc -- "--out $out" || true)" 3 "in round 2 the runner has two sides, a process a build"
+kill -TERM "$pid"
+wait "$pid"
+is "$?" 143 "SIGTERM in a counted round 2: exit 143"
+grep -q 'interrupted by SIGTERM' "$scratch/term.err"; ok $? "it says it was interrupted"
+is "$(servers_left):$(work_dirs_left):$(pgrep -fc -- "--out $out" || true)" "0:$left_before:0" \
+   "every server of both sides is stopped, no side and no work directory left"
+is "$(python3 -c 'import json, sys; print(sorted({(r["round"], r["label"]) for r in map(json.loads, open(sys.argv[1])) if r["round"] == 1}))' "$out/runs.jsonl")" \
+   "[(1, 'a'), (1, 'b')]" "round 1's counted runs are in runs.jsonl"
 done_testing
