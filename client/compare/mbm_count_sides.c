@@ -100,41 +100,22 @@ mbm_count_side_socket(void)
 	return name;
 }
 
+/* n bytes written to fd, or read from it (into): 0, or -1 at the pipe's end or on an error. */
 static int
-write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0)
-	{
-		ssize_t		w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t) w;
-	}
-	return 0;
-}
-
-/* n bytes, or -1 at the pipe's end or on an error. */
-static int
-read_all(int fd, void *buf, size_t n)
+move_all(int fd, void *buf, size_t n, bool into)
 {
 	char	   *p = buf;
 
 	while (n > 0)
 	{
-		ssize_t		r = read(fd, p, n);
+		ssize_t		m = into ? read(fd, p, n) : write(fd, p, n);
 
-		if (r < 0 && errno == EINTR)
+		if (m < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (m <= 0)
 			return -1;
-		p += r;
-		n -= (size_t) r;
+		p += m;
+		n -= (size_t) m;
 	}
 	return 0;
 }
@@ -147,10 +128,10 @@ send_record(side_record *rec, const char *strings[5])
 
 	for (i = 0; i < 5; i++)
 		rec->len[i] = strings[i] ? strlen(strings[i]) + 1 : 0;
-	if (write_all(my_pipe, rec, sizeof(*rec)) != 0)
+	if (move_all(my_pipe, rec, sizeof(*rec), false) != 0)
 		return;
 	for (i = 0; i < 5; i++)
-		if (rec->len[i] > 0 && write_all(my_pipe, strings[i], rec->len[i]) != 0)
+		if (rec->len[i] > 0 && move_all(my_pipe, (void *) strings[i], rec->len[i], false) != 0)
 			return;
 }
 
@@ -269,13 +250,13 @@ take_record(side *s)
 {
 	side_record rec;
 	char	   *strings[5] = {NULL};
-	bool		ok = read_all(s->fd, &rec, sizeof(rec)) == 0;
+	bool		ok = move_all(s->fd, &rec, sizeof(rec), true) == 0;
 	int			i;
 
 	for (i = 0; ok && i < 5; i++)
 		if (rec.len[i] > 0)
 			ok = (strings[i] = malloc(rec.len[i])) != NULL &&
-				read_all(s->fd, strings[i], rec.len[i]) == 0 && strings[i][rec.len[i] - 1] == '\0';
+				move_all(s->fd, strings[i], rec.len[i], true) == 0 && strings[i][rec.len[i] - 1] == '\0';
 	if (ok && rec.kind == 'R' && strings[0])
 		mbm_run_keep(&rq.measured[s->measured], strings[0], rec.round, true, rec.outcome, strings[1],
 					 strings[2], strings[3], rec.run_s, strings[4]);

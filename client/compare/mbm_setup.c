@@ -460,19 +460,8 @@ mbm_setup_pristine(char *err, size_t errlen)
 PGconn *
 mbm_results_connect_again(char *err, size_t errlen)
 {
-	PGconn	   *conn;
-
-	if (rq.results_db == NULL)
-		return mbm_pg_connect(&results_server, "results", err, errlen);
-	conn = PQconnectdb(rq.results_db);
-	if (PQstatus(conn) != CONNECTION_OK)
-	{
-		snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(conn));
-		err[strcspn(err, "\n")] = '\0';
-		PQfinish(conn);
-		return NULL;
-	}
-	return conn;
+	return rq.results_db ? mbm_results_connect(rq.results_db, err, errlen) :
+		mbm_pg_connect(&results_server, "results", err, errlen);
 }
 
 /* The results database: --results-db's, or a server of our own with the extension in it. */
@@ -485,13 +474,8 @@ mbm_setup_results(char *err, size_t errlen)
 
 	if (rq.results_db)
 	{
-		results = PQconnectdb(rq.results_db);
-		if (PQstatus(results) != CONNECTION_OK)
-		{
-			snprintf(err, errlen, "cannot reach the results database: %s", PQerrorMessage(results));
-			err[strcspn(err, "\n")] = '\0';
+		if ((results = mbm_results_connect(rq.results_db, err, errlen)) == NULL)
 			return -1;
-		}
 		if (mbm_pg_exec(results, "SELECT to_regclass('microbench.runs') IS NOT NULL", 0, NULL,
 						value, sizeof(value), err, errlen) != 0)
 			return -1;
