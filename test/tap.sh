@@ -1,8 +1,9 @@
 # test/tap.sh — the TAP helpers every shell test uses.
 #
 # Sourced by test/pg/*.t and test/mysql/tap.sh.  Each check prints
-# "ok N - name" or "not ok N - name" with the compared values, as prove
-# expects; done_testing prints the plan and fails if any check failed.
+# "ok N - name" or "not ok N - name" as prove expects, and on a failure the
+# compared values on stderr (prove shows stderr, so a CI log carries them);
+# done_testing prints the plan and fails if any check failed.
 
 tap_count=0
 tap_failed=0
@@ -25,8 +26,8 @@ is() {                      # is HAVE WANT NAME
         echo "ok $tap_count - $*"
     else
         echo "not ok $tap_count - $*"
-        echo "#   have: $have"
-        echo "#   want: $want"
+        echo "#   have: $have" >&2
+        echo "#   want: $want" >&2
         tap_failed=$((tap_failed + 1))
     fi
 }
@@ -38,8 +39,8 @@ like() {                    # like HAVE REGEX NAME (grep -E)
         echo "ok $tap_count - $*"
     else
         echo "not ok $tap_count - $*"
-        echo "#   have: $have"
-        echo "#   want: /$re/"
+        echo "#   have: $have" >&2
+        echo "#   want: /$re/" >&2
         tap_failed=$((tap_failed + 1))
     fi
 }

@@ -643,7 +643,7 @@ check_metric(bool threshold_given)
 	if (rq.clients != 1)
 		refuse("--metric instructions counts the work of one client: give --clients 1, not %d",
 			   rq.clients);
-	if (mbm_count_tools(rq.nmy > 0 || rq.over_wire, err, sizeof(err)) != 0)
+	if (mbm_count_tools(rq.nmy > 0, err, sizeof(err)) != 0)
 		refuse("%s", err);
 	for (i = 0; i < rq.nmy; i++)
 		rq.my[i].pool_size_max = mbm_mybuild_has_option(&rq.my[i], "innodb-buffer-pool-size-max");

@@ -33,7 +33,10 @@ out="$scratch/wire"
 "$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:enable_indexonlyscan=off --path wire \
     --metric instructions --workloads point-query,range-covered-pk --table-size 10000 --rounds 3 \
     --max-minutes 0 --out "$out" >"$scratch/wire.out" 2>"$scratch/wire.err"
-ok $? "counted over the wire: exit 0 ($(tail -1 "$scratch/wire.err"))"
+status=$?
+ok $status "counted over the wire: exit 0 ($(tail -1 "$scratch/wire.err"))"
+# what the runner said, where a CI log shows it, when it did not succeed
+[ $status = 0 ] || tail -40 "$scratch/wire.out" "$scratch/wire.err" | sed 's/^/# /' >&2
 is "$(head -2 "$out/report.txt" | tail -1)" "pg-wire" "the report's column is pg-wire"
 is "$(cell "$out/report.txt" point-query)" "1.00=" "point-query, untouched by the setting: the same within 0.5% over the wire"
 like "$(cell "$out/report.txt" range-covered-pk)" '^0\.[0-9][0-9]$' \
@@ -48,8 +51,13 @@ is "$(python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1]))
 s = [x for x in m["counted"]["servers"] if x["dbms"] == "postgres-wire"]
-print(m["runs"]["postgres_path"], len(s), all("--toggle-collect=PostgresMain" in x["command"] for x in s))' "$out/manifest.json")" \
-   "wire 2 True" "the manifest names the path and each build's counted server, collecting inside PostgresMain"
+print(m["runs"]["postgres_path"], len(s), all("--toggle-collect=PostgresMain" in x["command"] for x in s),
+      any("--instr-atstart=no" in x["command"] for x in s))' "$out/manifest.json")" \
+   "wire 2 True False" \
+   "the manifest names the path and each build's counted server, collecting inside PostgresMain, instrumented from its start"
+# callgrind_control's gdbserver breaking into a postmaster as a SIGCHLD
+# arrives aborts callgrind: over the wire it is never run
+is "$(find "$out/logs" -name callgrind.log | wc -l)" 0 "callgrind_control never run on a counted server over the wire"
 # round 1 takes turns (a cell's first run sets its window for both builds);
 # rounds 2 and 3 run the builds side by side, each its own server and logs
 is "$(rows "$out/runs.jsonl" '" ".join("%d:%s" % k for k in sorted({(r["round"], r["instance"].split(",")[0]) for r in rows}))')" \
