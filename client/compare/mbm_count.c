@@ -209,28 +209,24 @@ mbm_count_wrapper(const mbm_any_build *ab)
 	return wrapper;
 }
 
-/* callgrind_control OPTION [ARG] on process pid_of, as user (NULL: ourselves): 0 or -1. */
+/*
+ * callgrind_control OPTION [ARG] on MariaDB server srv, as its user: 0 or
+ * -1.  Never on a Postgres server: its gdbserver breaking into a
+ * postmaster as a SIGCHLD arrives aborts callgrind (mbm_count_wrapper).
+ */
 static int
-callgrind_pid(pid_t pid_of, const char *user, const char *option, const char *arg, char *err,
-			  size_t errlen)
+callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *err, size_t errlen)
 {
 	char		pid[32];
 	char		log[1100];
 	char	   *argv[] = {callgrind_control, (char *) option, (char *) (arg ? arg : pid), pid, NULL};
-	mbm_spawn	how = {user, NULL, log};
+	mbm_spawn	how = {mbm_pg.owner ? "mysql" : NULL, NULL, log};
 
-	snprintf(pid, sizeof(pid), "%d", (int) pid_of);
+	snprintf(pid, sizeof(pid), "%d", (int) srv->pid);
 	snprintf(log, sizeof(log), "%s/callgrind.log", progress.logdir);
 	if (arg == NULL)
 		argv[3] = NULL;
 	return mbm_proc_run(argv, &how, err, errlen);
-}
-
-/* callgrind_control OPTION [ARG] on MariaDB server srv, as its user: 0 or -1. */
-static int
-callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *err, size_t errlen)
-{
-	return callgrind_pid(srv->pid, mbm_pg.owner ? "mysql" : NULL, option, arg, err, errlen);
 }
 
 int
