@@ -60,7 +60,10 @@ ALTER TABLE microbench.runs
     ADD COLUMN IF NOT EXISTS harness_instructions   bigint,
     ADD COLUMN IF NOT EXISTS harness_compiler       text,
     -- a counted run's server settings that differ from a timed run's, and why
-    ADD COLUMN IF NOT EXISTS count_settings         text;
+    ADD COLUMN IF NOT EXISTS count_settings         text,
+    -- a counted run's window per function: [object, function, self,
+    -- inclusive] instructions (32_functions.sql reads it)
+    ADD COLUMN IF NOT EXISTS functions              jsonb;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
@@ -107,3 +110,5 @@ COMMENT ON COLUMN microbench.runs.client_cpu_user_seconds IS
 COMMENT ON COLUMN microbench.runs.client_cpu_system_seconds IS 'system CPU of the same threads';
 COMMENT ON COLUMN microbench.runs.server_status IS
     'MySQL/MariaDB: SHOW GLOBAL STATUS counters that changed over the measured window, as deltas';
+COMMENT ON COLUMN microbench.runs.functions IS
+    'a counted run: each function that ran in its window, [object, function, self, inclusive]: its object''s file name (postgres, mariadbd, libc.so.6, microbench.so: the extension), callgrind''s name, and the window''s instructions in it (self) and in it and what it called (inclusive); microbench.run_functions has them per query';

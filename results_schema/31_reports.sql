@@ -397,8 +397,14 @@ BEGIN
             CASE WHEN missing.drv IS NULL THEN '' ELSE ' over driver ' || missing.drv END, phase;
         RETURN '';
     END IF;
+    -- a count of instructions says where it comes from: the functions of
+    -- each cell (32_functions.sql), under the markdown report
     RETURN coalesce(microbench.relative_report(base, ARRAY[other], format, phase, metric, false,
-                                               confidence, threshold, NULL, bd, od), '');
+                                               confidence, threshold, NULL, bd, od), '')
+           || CASE WHEN format = 'markdown' AND metric IN ('instructions', 'instructions_per_query')
+                   THEN coalesce(E'\n\n' || microbench.functions_report(base, other, phase, confidence,
+                                                                      base_driver => bd, other_driver => od), '')
+                   ELSE '' END;
 END
 $$;
 

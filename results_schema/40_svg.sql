@@ -171,6 +171,7 @@ DECLARE
 
     bd        text := coalesce(base_driver, driver);
     od        text := coalesce(other_driver, driver);
+    panel     record;
     -- the sides by name: the label, and its driver when one was chosen
     base_name text := microbench.side_name(base, bd);
     names     text[] := ARRAY(SELECT microbench.side_name(o.label, od)
@@ -554,6 +555,15 @@ BEGIN
                                  'solid: a difference (the interval excludes 1, a change of %s%% or more); hatched "=": the same within ±%s%%; hatched "?": not decided by these runs',
                                  round((threshold * 100)::numeric, 1)::float8, round((threshold * 100)::numeric, 1)::float8),
                                  chart_w - 2 * margin, 11)));
+    -- a count of instructions: the functions behind the cells that differ most (41_functions_svg.sql)
+    IF metric IN ('instructions', 'instructions_per_query') AND NOT by_label AND cardinality(others) = 1 THEN
+        SELECT p.svg, p.height INTO panel
+        FROM microbench.functions_svg(base, others[1], phase, confidence, bd, od, y + 8, chart_w, margin) p;
+        IF panel.svg IS NOT NULL THEN
+            texts := texts || panel.svg;
+            y := y + 8 + panel.height;
+        END IF;
+    END IF;
     y := y + margin;
 
     RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'

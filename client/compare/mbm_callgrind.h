@@ -1,8 +1,9 @@
 /*
  * mbm_callgrind.h — a dump that valgrind's callgrind wrote (mbm_callgrind.c),
  * read: its totals per event, what it says it is (its "desc:" lines), and
- * the instructions each function ran itself, with the object it belongs
- * to.  Knows nothing of a comparison.
+ * the instructions each function ran, itself and with what it called, with
+ * the object it belongs to; such per-function tables summed, differenced
+ * and written as JSON.  Knows nothing of a comparison.
  */
 #ifndef MBM_CALLGRIND_H
 #define MBM_CALLGRIND_H
@@ -26,14 +27,43 @@ typedef struct mbm_cg_counts
 	char		caches[256];	/* --cache-sim: "I1 32768 B, 64 B, 8-way associative; D1 ...; LL ..." */
 } mbm_cg_counts;
 
+/* One function's instructions in a dump, or summed over dumps. */
+typedef struct mbm_cg_function
+{
+	char	   *object;			/* its object's file name: "postgres", "libc.so.6", "???" */
+	char	   *name;			/* callgrind's name, less a recursion level's "'2" */
+	double		self;			/* instructions run in the function itself */
+	double		inclusive;		/* and in what it called, a direct recursion once */
+} mbm_cg_function;
+
+/* Functions by object and name: a table that grows, with an index to find one. */
+typedef struct mbm_cg_functions
+{
+	mbm_cg_function *f;
+	size_t		n;
+	size_t		cap;
+	size_t	   *slot;			/* open addressing: index into f plus one, 0 empty */
+	size_t		nslots;
+} mbm_cg_functions;
+
 /*
  * Read the dump at path into *c: its totals, the instructions run in
  * functions of the object whose path ends in object (NULL: none), and
  * whether a function whose name starts with function has a cost in it
- * (NULL: none).  0, or -1 when it cannot be read or has no totals yet (a
- * dump still being written).
+ * (NULL: none); each function's instructions added to *fns (NULL: not
+ * kept).  0, or -1 when it cannot be read or has no totals yet (a dump
+ * still being written).
  */
 extern int	mbm_callgrind_read(const char *path, const char *object, const char *function,
-							   mbm_cg_counts *c);
+							   mbm_cg_counts *c, mbm_cg_functions *fns);
+/* from's functions, times factor, added to into's (those into lacks added to it). */
+extern void mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, double factor);
+/*
+ * The table as a JSON array (malloc'ed), one [object, function, self,
+ * inclusive] per function, instructions rounded to integers, a function
+ * whose both round to 0 left out; NULL when out of memory.
+ */
+extern char *mbm_cg_functions_json(const mbm_cg_functions *fns);
+extern void mbm_cg_functions_free(mbm_cg_functions *fns);
 
 #endif							/* MBM_CALLGRIND_H */

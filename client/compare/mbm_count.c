@@ -266,13 +266,13 @@ mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myse
  * bench_run() returned; the extension's own share into harness.
  */
 static int
-pg_window_count(const char *line, mbm_cg_counts *c, char *err, size_t errlen)
+pg_window_count(const char *line, mbm_cg_counts *c, mbm_cg_functions *fns, char *err, size_t errlen)
 {
 	int			pid = (int) mbm_json_number(line, "client_pids", 0);
 	char		path[256];
 
 	snprintf(path, sizeof(path), "%s/cg.%d.1", count_dir(), pid);
-	if (pid <= 0 || mbm_callgrind_read(path, "/microbench.so", NULL, c) != 0)
+	if (pid <= 0 || mbm_callgrind_read(path, "/microbench.so", NULL, c, fns) != 0)
 	{
 		snprintf(err, errlen, "no count of the background worker's window (pid %d) in %s: was the"
 				 " extension built with valgrind/callgrind.h?", pid, count_dir());
@@ -289,11 +289,12 @@ pg_window_count(const char *line, mbm_cg_counts *c, char *err, size_t errlen)
 /*
  * Of process pid's files of callgrind's latest dump (cg.PID.PART, with
  * -THREAD per thread), the sum over those in which a function whose name
- * starts with function ran, added to *sum: how many were.  A dump's files are complete once callgrind_control -d has
+ * starts with function ran, added to *sum and their functions to *fns: how
+ * many were.  A dump's files are complete once callgrind_control -d has
  * returned.
  */
 static int
-add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum)
+add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum, mbm_cg_functions *fns)
 {
 	char		prefix[64];
 	DIR		   *d = opendir(count_dir());
@@ -311,12 +312,18 @@ add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum)
 	{
 		char		path[512];
 		mbm_cg_counts c;
+		mbm_cg_functions thread = {0};
+		bool		whole;
 		int			k;
 
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || atoi(e->d_name + strlen(prefix)) != part)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
-		if (mbm_callgrind_read(path, NULL, function, &c) != 0 || !c.has_function)
+		whole = mbm_callgrind_read(path, NULL, function, &c, &thread) == 0 && c.has_function;
+		if (whole)
+			mbm_cg_functions_add(fns, &thread, 1.0);
+		mbm_cg_functions_free(&thread);
+		if (!whole)
 			continue;
 		for (k = 0; k < MBM_CG_NEVENTS; k++)
 			sum->v[k] += c.v[k];
@@ -334,10 +341,11 @@ add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum)
  * time, stay out).
  */
 static int
-my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, char *err, size_t errlen)
+my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, mbm_cg_functions *fns, char *err,
+				size_t errlen)
 {
 	memset(sum, 0, sizeof(*sum));
-	if (add_latest_dump(srv->pid, "dispatch_command", sum) == 0)
+	if (add_latest_dump(srv->pid, "dispatch_command", sum, fns) == 0)
 	{
 		snprintf(err, errlen, "no thread that ran commands in callgrind's latest dump in %s", count_dir());
 		return -1;
@@ -404,9 +412,10 @@ window_backends(const char *line, wire_run *wr, char *err, size_t errlen)
 	return 0;
 }
 
-/* The totals of the run's backends, written as each exited (cg.PID): waited for, summed. */
+/* The totals of the run's backends, written as each exited (cg.PID): waited for, summed, and their functions'. */
 static int
-wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, char *err, size_t errlen)
+wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, mbm_cg_functions *fns, char *err,
+					size_t errlen)
 {
 	int			i,
 				k;
@@ -419,7 +428,7 @@ wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, char *err, size_t er
 		uint64_t	deadline = mbm_now_ns() + 120 * 1000000000ull;
 
 		snprintf(path, sizeof(path), "%s/cg.%d", count_dir(), (int) wr->backends[i]);
-		while (mbm_callgrind_read(path, NULL, NULL, &c) != 0)
+		while (mbm_callgrind_read(path, NULL, NULL, &c, fns) != 0)
 		{
 			if (mbm_now_ns() > deadline || mbm_proc_stop_signal())
 			{
@@ -439,14 +448,17 @@ wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, char *err, size_t er
 /*
  * A counted run over the wire: the cell's run (lim), then the same seed
  * with a window of one event; the window's counts are the first's totals
- * less the second's, for its events less one, scaled to its events.  The
- * cell's run goes first, so that a write's window works on the pristine
- * data (its checkpoint right before it).
+ * less the second's, for its events less one, scaled to its events, and
+ * so each function's (*fns).  The cell's run goes first, so that a write's
+ * window works on the pristine data (its checkpoint right before it).
  */
 static mbm_run_outcome
 wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm_limits *lim,
-			 char **line, mbm_cg_counts *c, wire_run *full, wire_run *one, char *err, size_t errlen)
+			 char **line, mbm_cg_counts *c, mbm_cg_functions *fns, wire_run *full, wire_run *one,
+			 char *err, size_t errlen)
 {
+	mbm_cg_functions full_fns = {0},
+				one_fns = {0};
 	mbm_limits	with_mark = *lim;
 	mbm_limits	one_event = *lim;
 	mbm_cg_counts tail;
@@ -474,8 +486,11 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 		outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, line, err, errlen);
 	}
 	if (outcome != RUN_OK || window_backends(*line, full, err, errlen) != 0 ||
-		wire_backend_totals(full, c, err, errlen) != 0)
+		wire_backend_totals(full, c, &full_fns, err, errlen) != 0)
+	{
+		mbm_cg_functions_free(&full_fns);
 		return RUN_FAILED;
+	}
 	full->total = c->v[MBM_CG_IR];
 	one_event.seconds = 0;
 	one_event.events = 1;
@@ -484,14 +499,23 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	/* its row is not kept: no monitor connection */
 	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, true, &line_one, err, errlen);
 	if (outcome != RUN_OK || window_backends(line_one, one, err, errlen) != 0 ||
-		wire_backend_totals(one, &tail, err, errlen) != 0)
+		wire_backend_totals(one, &tail, &one_fns, err, errlen) != 0)
 	{
 		free(line_one);
+		mbm_cg_functions_free(&full_fns);
+		mbm_cg_functions_free(&one_fns);
 		return RUN_FAILED;
 	}
 	free(line_one);
 	one->total = tail.v[MBM_CG_IR];
 	events = mbm_json_number(*line, "events", 0);
+	if (events >= 2)
+	{
+		mbm_cg_functions_add(fns, &full_fns, events / (events - 1));
+		mbm_cg_functions_add(fns, &one_fns, -events / (events - 1));
+	}
+	mbm_cg_functions_free(&full_fns);
+	mbm_cg_functions_free(&one_fns);
 	if (events < 2 || c->v[MBM_CG_IR] <= tail.v[MBM_CG_IR])
 	{
 		snprintf(err, errlen, "a window of %.0f events over the wire counts no more than one of 1 event"
@@ -532,10 +556,14 @@ cache_figures(const mbm_cg_counts *c, char out[4][32])
 	snprintf(out[3], 32, "%lld", l1_hits + 5 * (l1_misses - ll_misses) + 35 * ll_misses);
 }
 
-/* The run's row with its window's counts, and a note that says what they hold. */
+/*
+ * The run's row with its window's counts, each function's (functions:
+ * [object, function, self, inclusive] in instructions of the window), and
+ * a note that says what they hold.
+ */
 static mbm_run_outcome
 add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c,
-		   const wire_run *ww, char **line, char *err, size_t errlen)
+		   const mbm_cg_functions *fns, const wire_run *ww, char **line, char *err, size_t errlen)
 {
 	char		count[32],
 				harness[32];
@@ -547,6 +575,7 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	const char *wire_settings = "wal_buffers=64kB, wal_writer_delay=10s: the WAL writer initialises WAL"
 		" pages ahead of the backend whenever it wakes, which moves a write's work by the clock";
 	char		out[65536];
+	char	   *functions;
 	int			i;
 
 	snprintf(count, sizeof(count), "%lld", c->v[MBM_CG_IR]);
@@ -600,7 +629,17 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 					10, params, out, sizeof(out), err, errlen) != 0)
 		return RUN_FAILED;
 	free(*line);
-	*line = strdup(out);
+	*line = NULL;
+	functions = mbm_cg_functions_json(fns);
+	if (functions == NULL || asprintf(line, "%.*s, \"functions\": %s}", (int) (strrchr(out, '}') - out),
+									  out, functions) < 0)
+	{
+		*line = NULL;
+		free(functions);
+		snprintf(err, errlen, "out of memory for the functions of a counted run");
+		return RUN_FAILED;
+	}
+	free(functions);
 	return RUN_OK;
 }
 
@@ -611,13 +650,14 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 {
 	mbm_limits	with_mark = *lim;
 	mbm_cg_counts c;
+	mbm_cg_functions fns = {0};
 	mbm_run_outcome outcome;
 	wire_run	wr[2] = {{0}, {0}};
 	int			counted = 0;
 
 	*line = NULL;
 	if (ab->pg && ab->wire)
-		outcome = wire_measure(pgs, workload, round, lim, line, &c, &wr[0], &wr[1], err, errlen);
+		outcome = wire_measure(pgs, workload, round, lim, line, &c, &fns, &wr[0], &wr[1], err, errlen);
 	else if (ab->pg)
 		outcome = mbm_measure_pg(pgs, workload, round, lim, line, err, errlen);
 	else
@@ -626,19 +666,21 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 		with_mark.mark_arg = (void *) mys;
 		outcome = mbm_measure_my(mys, NULL, workload, round, &with_mark, line, err, errlen);
 	}
-	if (outcome != RUN_OK)
-		return outcome;
-	if (!ab->wire)
-		counted = ab->pg ? pg_window_count(*line, &c, err, errlen) : my_window_count(mys, &c, err, errlen);
-	if (counted != 0)
-		return RUN_FAILED;
-	if (lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
+	if (outcome == RUN_OK && !ab->wire)
+		counted = ab->pg ? pg_window_count(*line, &c, &fns, err, errlen) :
+			my_window_count(mys, &c, &fns, err, errlen);
+	if (outcome == RUN_OK && counted != 0)
+		outcome = RUN_FAILED;
+	else if (outcome == RUN_OK && lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
 	{
 		snprintf(err, errlen, "the window ran %.0f of its %lld events", mbm_json_number(*line, "events", 0),
 				 lim->events);
-		return RUN_FAILED;
+		outcome = RUN_FAILED;
 	}
-	return add_counts(ab, lim, &c, ab->wire ? wr : NULL, line, err, errlen);
+	if (outcome == RUN_OK)
+		outcome = add_counts(ab, lim, &c, &fns, ab->wire ? wr : NULL, line, err, errlen);
+	mbm_cg_functions_free(&fns);
+	return outcome;
 }
 
 /*

@@ -11,7 +11,9 @@
 # the harness ran; --metric both writes both reports; MariaDB is counted
 # too (the commands of the thread that serves the client), and an A/A of a
 # read and a write is the same within 0.5%, each round's two counts within
-# 0.2% of each other.
+# 0.2% of each other.  Each run keeps its functions: the report's first
+# ten of the cell without index-only scans include the heap fetch, and it
+# says how much they explain; in an A/A no function differs.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +82,27 @@ print(m["metric"], c["threshold"], sorted(w["workload"] for w in c["windows"]), 
       {o["metric"] for o in m["order"]})' "$out/manifest.json")" \
    "instructions 0.005 ['point-query', 'range-covered-pk'] 10 2 {'instructions'}" \
    "the manifest names the metric, its threshold, each cell's window, the warm-up and each build's counted server"
+# where the difference comes from: each function's instructions of the window
+is "$(rows "$out/runs.jsonl" 'all(sum(f[2] for f in r["functions"]) == r["instructions"]
+          and any(f[0] == "microbench.so" and f[1] == "run_event" for f in r["functions"])
+          and any(f[0] == "postgres" and f[1] == "ExecutorRun" and f[3] > f[2] for f in r["functions"]) for r in rows)')" \
+   "True" "every run keeps its functions: their own instructions add up to the window's, the extension's and the server's by object, inclusive beyond self"
+section() { sed -n "/^### $2 /,/^### /p" "$1"; }   # section REPORT.md "pg WORKLOAD:"
+rcp=$(section "$out/report.md" "pg range-covered-pk:")
+top_ten=$(grep -E '^\| ' <<<"$rcp" | sed -n '2,11p')
+like "$(grep -c . <<<"$top_ten"):$(grep -cE '^\| (heap_hot_search_buffer|heapam_index_fetch_tuple|index_fetch_heap) \| postgres \| 0\.0 \| [0-9,]+ \| \+' <<<"$top_ten")" \
+   '^10:[1-3]$' "range-covered-pk without index-only scans: the first ten functions include the heap fetch, run by b only"
+like "$(grep -c 'visibilitymap_get_status\|index_deform_tuple' <<<"$top_ten")" '^[1-2]$' \
+   "... and what the index-only scan did instead, run by a only"
+like "$(grep -o 'the first ten explain [^;]*of it' <<<"$rcp")" '^the first ten explain \+[0-9,]+ \([0-9.]+%\) of it$' \
+   "... and the report says how much of the cell's difference the first ten explain"
+like "$(grep -o '[0-9]* of [0-9]* functions differ' <<<"$rcp")" '^[1-9][0-9]* of [0-9]+ functions differ$' "... and how many functions differ"
+like "$(grep -o 'The deepest call carrying half the difference or more: [^,]*' <<<"$rcp")" \
+   ': (index_fetch_heap|heapam_index_fetch_tuple|0x[0-9a-f]+)$' "... and the deepest call that carries half of it: the heap fetch"
+like "$(section "$out/report.md" "pg point-query:")" 'No function differs beyond the count.s spread' \
+   "point-query, untouched by the setting: no function differs"
+like "$(grep -o 'class="functions-bar" data-function="[^"]*"' "$out/report.svg" | head -5 | tr '\n' ' ')" \
+   'data-function="heap_hot_search_buffer"' "the SVG draws the functions of the cell that differs, the heap's among them"
 
 # ---- both metrics, A/A, one workload
 out="$scratch/both"
@@ -92,6 +115,8 @@ is "$(grep -c 'cells: QPS(b) / QPS(a)' "$out/report.txt"):$(cell "$out/report-in
 is "$(rows "$out/runs.jsonl" '"%d %d" % (sum(r.get("instructions_counter") is None for r in rows),
           sum(str(r.get("instructions_counter")).startswith("callgrind") for r in rows))')" \
    "6 6" "6 timed runs and 6 counted ones"
+is "$(grep -c 'No function differs beyond the count.s spread' "$out/report-instructions.md"):$(grep -c 'functions-bar' "$out/report-instructions.svg")" \
+   "1:0" "an A/A's functions: none differs, and the SVG draws none"
 
 # ---- MariaDB: a read and a write, counted on the thread that serves the client
 out="$scratch/ma"
@@ -113,6 +138,9 @@ like "$(rows "$out/runs.jsonl" '(" ".join(sorted({r["instructions_counter"].spli
    "^\('callgrind', True, True\)$" "MariaDB's runs counted by callgrind, over a thousand instructions a query, the one setting that differs named"
 like "$(grep 'counted server:' "$out/report.txt")" '^-- counted server: ma: innodb_force_recovery=2: no purge' \
    "... and the report says which setting differs from a timed server's, and why"
+is "$(grep -c 'No function differs beyond the count.s spread' "$out/report.md"):$(rows "$out/runs.jsonl" 'all(
+          any(f[0] == "mariadbd" and f[1].startswith("dispatch_command") for f in r["functions"]) for r in rows)')" \
+   "2:True" "MariaDB's A/A: no function of either cell differs; the command threads' functions are kept"
 
 is "$(servers_left):$(work_dirs_left)" "0:$left_before" "no server or work directory left"
 done_testing
