@@ -150,8 +150,9 @@ AS $$
         -- Benjamini-Hochberg: each p-value times m over its rank, the
         -- smallest such from it up
         SELECT o.*,
-               least(1.0, min(o.p * o.m / o.k) OVER (PARTITION BY o.col, o.workload ORDER BY o.k DESC
-                                                     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS q
+               CASE WHEN o.p IS NOT NULL THEN
+                   least(1.0, min(o.p * o.m / o.k) OVER (PARTITION BY o.col, o.workload ORDER BY o.k DESC
+                                                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS q
         FROM ordered o
     ), cell AS (
         SELECT col, workload, min(n_seeds) AS n_seeds, avg(base_total) AS cb, avg(other_total) AS co
@@ -196,6 +197,26 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN length(function) > 60 THEN left(function, 57) || '...' ELSE function END
            || CASE WHEN object = 'microbench.so' THEN ' (the extension)' ELSE '' END
+$$;
+
+-- The executor's and the storage layer's entry points, in the order a
+-- query reaches them: their inclusive figures hold what they call, inlined
+-- or not, so they compare across builds where self figures need not
+-- (docs/methodology.md).  A function's place among them, or NULL.  A C++
+-- name matches by its part before the parameters.
+CREATE OR REPLACE FUNCTION microbench.entry_point(function text)
+RETURNS integer LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT array_position(ARRAY[
+               -- Postgres: the executor, the scans, the access methods, WAL, commit
+               'ExecutorRun', 'ExecScan', 'ExecModifyTable', 'index_getnext_slot', 'index_fetch_heap',
+               'heap_getnextslot', 'heap_insert', 'heap_update', 'heap_delete', 'XLogInsert',
+               'CommitTransaction',
+               -- MariaDB: the statement, the handler, InnoDB's row operations, commit
+               'mysql_execute_command', 'handler::ha_index_read_map', 'handler::ha_index_next',
+               'row_search_mvcc', 'row_ins_step', 'row_upd_step', 'trx_commit'],
+           split_part(function, '(', 1))
 $$;
 
 -- compare_functions' rows, kept as JSON (jsonb_agg), as rows again.
@@ -310,7 +331,16 @@ BEGIN
                            AND r.inclusive_difference / cell.cd >= 0.5
                          ORDER BY least(r.base_inclusive, r.other_inclusive), greatest(r.base_inclusive, r.other_inclusive),
                                   r.function
-                         LIMIT 1), '') || E'\n';
+                         LIMIT 1), '')
+                  || coalesce(E'  \nEntry points, with what they call: ' || (
+                         SELECT string_agg(format('%s %s → %s', split_part(r.function, '(', 1),
+                                                  microbench.format_instructions(r.base_inclusive),
+                                                  microbench.format_instructions(r.other_inclusive)),
+                                           '; ' ORDER BY microbench.entry_point(r.function))
+                         FROM microbench.function_rows(rows) r
+                         WHERE r.dbms = cell.dbms AND r.workload = cell.workload
+                           AND microbench.entry_point(r.function) IS NOT NULL AND r.object <> 'microbench.so') || '.', '')
+                  || E'\n';
     END LOOP;
     IF result = '' THEN
         RETURN NULL;
@@ -338,12 +368,16 @@ RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format('Difference %s instructions a query; the first ten explain %s of it%s. '
-                  '%s of %s functions differ beyond the count''s spread (%s seeds).',
+                  '%s',
                   microbench.format_instructions(cell_difference, true),
                   CASE WHEN abs(cell_difference) < 0.05 THEN 'none (no difference)'
                        ELSE microbench.format_instructions(top_ten, true) || ' ('
                             || round((100 * top_ten / cell_difference)::numeric, 1) || '%)' END,
                   CASE WHEN gross > 0 THEN ', and ' || round((100 * gross_top_ten / gross)::numeric, 1)
                                            || '% of all the functions'' changes, up and down' ELSE '' END,
-                  coalesce(differing, 0), functions, seeds)
+                  CASE WHEN seeds >= 2
+                       THEN format('%s of %s functions differ beyond the count''s spread (%s seeds).',
+                                   coalesce(differing, 0), functions, seeds)
+                       ELSE format('%s functions; one seed has no spread, so which differ is not told.',
+                                   functions) END)
 $$;
