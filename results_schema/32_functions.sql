@@ -30,11 +30,23 @@ WHERE r.functions IS NOT NULL AND r.queries > 0;
 COMMENT ON VIEW microbench.run_functions IS
     'each function of each counted run: its object (microbench.so is the extension, the harness), and the window''s instructions in it (self) and under it (inclusive), in all and per query';
 
+-- A function's name as two builds' functions are matched: without the
+-- suffixes a compiler gives the copies it makes of a function (gcc's
+-- ".isra.0", ".constprop.0", ".part.0", ".cold"; clang's ".llvm.123"), so
+-- that gcc's _bt_check_compare.isra.0 meets clang's _bt_check_compare.
+CREATE OR REPLACE FUNCTION microbench.function_key(function text)
+RETURNS text LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT regexp_replace(function, '(\.(isra|constprop|part|cold|lto_priv|localalias|llvm)(\.[0-9]+)?)+$', '')
+$$;
+
 -- The functions of a counted cell, base against other, largest difference
 -- first.  Both sides' runs are matched by seed (a counted comparison runs
 -- each round's seed on both builds); a function a run does not have ran no
 -- instruction there (0).  Per function and seed the difference of its
--- instructions per query, other less base; over the seeds their mean, and
+-- instructions per query, other less base (a function's copies that a
+-- compiler made, function_key, are one function); over the seeds their mean, and
 -- the test of whether it is 0 (Student's t on the seeds' differences, the
 -- p-values of a cell's functions adjusted for their number,
 -- Benjamini-Hochberg).  A function differs when the adjusted p-value is
@@ -106,34 +118,38 @@ AS $$
         FROM seed_runs b
         JOIN seed_runs o ON o.col = b.col AND o.workload = b.workload AND o.seed = b.seed
         WHERE b.side = 'base' AND o.side = 'other'
-    ), per_seed AS (
-        -- a side's function per seed: the mean over its runs of that seed,
-        -- a run without the function counting 0
-        SELECT r.col, r.side, r.workload, r.seed, f.e ->> 0 AS object, f.e ->> 1 AS function,
-               sum((f.e ->> 2)::double precision / r.queries) / min(sr.n) AS self,
-               sum((f.e ->> 3)::double precision / r.queries) / min(sr.n) AS inclusive
+    ), paired_runs AS (
+        SELECT r.*, sr.n
         FROM runs_of r
         JOIN seed_runs sr ON sr.col = r.col AND sr.side = r.side AND sr.workload = r.workload AND sr.seed = r.seed
+        WHERE EXISTS (SELECT 1 FROM paired p WHERE p.col = r.col AND p.workload = r.workload AND p.seed = r.seed)
+    ), per_seed AS (
+        -- a function per seed, each side the mean over its runs of that
+        -- seed; a run without the function counts 0, and so does a seed
+        -- without it (no row here: per_function adds over the seeds it has)
+        SELECT r.col, r.workload, r.seed, f.e ->> 0 AS object, microbench.function_key(f.e ->> 1) AS function,
+               coalesce(sum((f.e ->> 2)::double precision / r.queries / r.n) FILTER (WHERE r.side = 'base'), 0) AS bs,
+               coalesce(sum((f.e ->> 2)::double precision / r.queries / r.n) FILTER (WHERE r.side = 'other'), 0) AS os,
+               coalesce(sum((f.e ->> 3)::double precision / r.queries / r.n) FILTER (WHERE r.side = 'base'), 0) AS bi,
+               coalesce(sum((f.e ->> 3)::double precision / r.queries / r.n) FILTER (WHERE r.side = 'other'), 0) AS oi
+        FROM paired_runs r
         CROSS JOIN LATERAL jsonb_array_elements(r.functions) AS f(e)
-        GROUP BY 1, 2, 3, 4, 5, 6
-    ), names AS (
-        SELECT DISTINCT p.col, p.workload, p.object, p.function FROM per_seed p
-    ), grid AS (
-        SELECT n.col, n.workload, n.object, n.function, pr.seed, pr.n_seeds,
-               coalesce(b.self, 0) AS bs, coalesce(o.self, 0) AS os,
-               coalesce(b.inclusive, 0) AS bi, coalesce(o.inclusive, 0) AS oi
-        FROM names n
-        JOIN paired pr ON pr.col = n.col AND pr.workload = n.workload
-        LEFT JOIN per_seed b ON b.side = 'base' AND b.col = n.col AND b.workload = n.workload
-                            AND b.seed = pr.seed AND b.object = n.object AND b.function = n.function
-        LEFT JOIN per_seed o ON o.side = 'other' AND o.col = n.col AND o.workload = n.workload
-                            AND o.seed = pr.seed AND o.object = n.object AND o.function = n.function
+        GROUP BY 1, 2, 3, 4, 5
+    ), cell AS (
+        SELECT col, workload, min(n_seeds) AS n_seeds, avg(base_total) AS cb, avg(other_total) AS co
+        FROM paired GROUP BY col, workload
     ), per_function AS (
-        SELECT g.col, g.workload, g.object, g.function, count(*) AS n,
-               avg(g.bs) AS bs, avg(g.os) AS os, avg(g.os - g.bs) AS d, stddev_samp(g.os - g.bs) AS sd,
-               avg(g.bi) AS bi, avg(g.oi) AS oi
-        FROM grid g
-        GROUP BY 1, 2, 3, 4
+        -- means over all the cell's seeds, and the variance of the
+        -- differences from their sums (a seed without the function adds 0)
+        SELECT g.col, g.workload, g.object, g.function, c.n_seeds AS n, c.cb, c.co,
+               sum(g.bs) / c.n_seeds AS bs, sum(g.os) / c.n_seeds AS os,
+               sum(g.os - g.bs) / c.n_seeds AS d,
+               CASE WHEN c.n_seeds > 1 THEN
+                   sqrt(greatest(sum((g.os - g.bs) ^ 2) - sum(g.os - g.bs) ^ 2 / c.n_seeds, 0) / (c.n_seeds - 1)) END AS sd,
+               sum(g.bi) / c.n_seeds AS bi, sum(g.oi) / c.n_seeds AS oi
+        FROM per_seed g
+        JOIN cell c ON c.col = g.col AND c.workload = g.workload
+        GROUP BY g.col, g.workload, g.object, g.function, c.n_seeds, c.cb, c.co
     ), tested AS (
         SELECT f.*,
                CASE WHEN f.n < 2 THEN NULL
@@ -154,14 +170,10 @@ AS $$
                    least(1.0, min(o.p * o.m / o.k) OVER (PARTITION BY o.col, o.workload ORDER BY o.k DESC
                                                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) END AS q
         FROM ordered o
-    ), cell AS (
-        SELECT col, workload, min(n_seeds) AS n_seeds, avg(base_total) AS cb, avg(other_total) AS co
-        FROM paired GROUP BY col, workload
     ), ranked AS (
-        SELECT a.*, c.n_seeds, c.cb, c.co,
+        SELECT a.*, a.n AS n_seeds,
                row_number() OVER (PARTITION BY a.col, a.workload ORDER BY abs(a.d) DESC, a.object, a.function) AS rk
         FROM adjusted a
-        JOIN cell c ON c.col = a.col AND c.workload = a.workload
     )
     SELECT x.col, x.workload, x.rk::integer, x.object, x.function, x.object = 'microbench.so',
            x.bs, x.os, x.d, x.bi, x.oi, x.oi - x.bi,
@@ -264,10 +276,15 @@ DECLARE
     f       record;
     result  text := '';
     rows    jsonb;
+    by_cell jsonb;              -- each cell's rows, under "dbms|workload"
+    mine    jsonb;
 BEGIN
     SELECT jsonb_agg(to_jsonb(c)) INTO rows
     FROM microbench.compare_functions(base, other, NULL, only_dbms, phase, confidence,
                                       driver, base_driver, other_driver) c;
+    SELECT jsonb_object_agg(x.k, x.a) INTO by_cell
+    FROM (SELECT r.dbms || '|' || r.workload AS k, jsonb_agg(to_jsonb(r) ORDER BY r.rank) AS a
+          FROM microbench.function_rows(rows) r GROUP BY 1) x;
     FOR cell IN
         SELECT r.dbms, r.workload, min(r.seeds) AS seeds, min(r.cell_base) AS cb, min(r.cell_other) AS co,
                min(r.cell_difference) AS cd, count(*) AS functions,
@@ -280,6 +297,7 @@ BEGIN
         GROUP BY r.dbms, r.workload, w.group_order, w.report_order
         ORDER BY microbench.dbms_order(r.dbms), w.group_order, w.report_order
     LOOP
+        mine := by_cell -> (cell.dbms || '|' || cell.workload);
         result := result || format(E'\n### %s %s: %s instructions a query (%s), %s (%s)\n\n',
                                    microbench.dbms_short(cell.dbms), cell.workload,
                                    microbench.format_instructions(cell.co), o,
@@ -294,7 +312,7 @@ BEGIN
                                                          || microbench.function_caption(r.object, r.function) || ', '
                                                          || microbench.format_instructions(r.self_difference, true)
                                                          || ' instructions a query' END)
-                                  FROM microbench.function_rows(rows) r
+                                  FROM microbench.function_rows(mine) r
                                   WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank = 1);
             CONTINUE;
         END IF;
@@ -302,7 +320,7 @@ BEGIN
                             b, o, o, b, b, o)
                   || E'|---|---|---:|---:|---:|---:|---:|---:|\n';
         FOR f IN
-            SELECT * FROM microbench.function_rows(rows) r
+            SELECT * FROM microbench.function_rows(mine) r
             WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank <= top
             ORDER BY r.rank
         LOOP
@@ -326,7 +344,7 @@ BEGIN
                                        microbench.format_instructions(r.inclusive_difference, true),
                                        microbench.format_instructions(r.base_inclusive),
                                        microbench.format_instructions(r.other_inclusive))
-                         FROM microbench.function_rows(rows) r
+                         FROM microbench.function_rows(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND cell.cd <> 0
                            AND r.inclusive_difference / cell.cd >= 0.5
                          ORDER BY least(r.base_inclusive, r.other_inclusive), greatest(r.base_inclusive, r.other_inclusive),
@@ -337,7 +355,7 @@ BEGIN
                                                   microbench.format_instructions(r.base_inclusive),
                                                   microbench.format_instructions(r.other_inclusive)),
                                            '; ' ORDER BY microbench.entry_point(r.function))
-                         FROM microbench.function_rows(rows) r
+                         FROM microbench.function_rows(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload
                            AND microbench.entry_point(r.function) IS NOT NULL AND r.object <> 'microbench.so') || '.', '')
                   || E'\n';

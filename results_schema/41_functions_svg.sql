@@ -1,9 +1,10 @@
 -- 41_functions_svg.sql — the functions behind a counted report's cells,
 -- drawn under its SVG chart (report_svg, 40_svg.sql).
 --
--- For the cells whose counts differ most (the largest change of
--- instructions a query, in either direction) and in which some function
--- differs beyond the count's spread, a block each: the cell and
+-- For the cells of each report column whose counts differ most (the
+-- largest change of instructions a query, in either direction; at most
+-- cells of them) and in which some function differs beyond the count's
+-- spread, a block each: the cell and
 -- its difference, then its first functions by difference
 -- (compare_functions, 32_functions.sql) as bars from a zero line, right
 -- for more instructions in the other build, left for fewer, scaled to the
@@ -15,7 +16,7 @@ CREATE OR REPLACE FUNCTION microbench.functions_svg(base text, other text, phase
                                                     confidence double precision,
                                                     base_driver text, other_driver text,
                                                     y0 double precision, chart_w integer, margin integer,
-                                                    cells integer DEFAULT 6, top integer DEFAULT 5,
+                                                    cells integer DEFAULT 3, top integer DEFAULT 5,
                                                     OUT svg text, OUT height double precision)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -54,18 +55,22 @@ BEGIN
     y := y + 15;
     parts := parts || format('<text class="functions-caption" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
                              margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(format(
-                                 'up to %s cells, those whose counts differ most; their first %s functions (instructions in the function itself); red: %s runs more; light: within the spread',
+                                 'per column, up to %s cells whose counts differ most, each with its first %s functions; red: %s runs more; light: not a difference',
                                  cells, top, o), chart_w - 2 * margin, 11)));
     FOR cell IN
-        SELECT r.dbms, r.workload, min(r.cell_base) AS cb, min(r.cell_other) AS co, min(r.cell_difference) AS cd,
-               sum(r.self_difference) FILTER (WHERE r.rank <= top) AS shown,
-               max(abs(r.self_difference)) FILTER (WHERE r.rank <= top) AS largest
-        FROM microbench.function_rows(rows) r
-        GROUP BY r.dbms, r.workload
-        HAVING min(r.cell_base) > 0 AND min(r.cell_other) > 0 AND min(r.cell_difference) <> 0
-           AND bool_or(r.differs)
-        ORDER BY abs(ln(min(r.cell_other) / min(r.cell_base))) DESC, r.dbms, r.workload
-        LIMIT cells
+        SELECT cell_rows.dbms, cell_rows.workload, cell_rows.cb, cell_rows.co, cell_rows.cd, cell_rows.shown,
+               cell_rows.largest
+        FROM (SELECT c.*, row_number() OVER (PARTITION BY c.dbms ORDER BY abs(ln(c.co / c.cb)) DESC, c.workload) AS k
+              FROM (SELECT r.dbms, r.workload, min(r.cell_base) AS cb, min(r.cell_other) AS co,
+                           min(r.cell_difference) AS cd,
+                           sum(r.self_difference) FILTER (WHERE r.rank <= top) AS shown,
+                           max(abs(r.self_difference)) FILTER (WHERE r.rank <= top) AS largest
+                    FROM microbench.function_rows(rows) r
+                    GROUP BY r.dbms, r.workload
+                    HAVING min(r.cell_base) > 0 AND min(r.cell_other) > 0 AND min(r.cell_difference) <> 0
+                       AND bool_or(r.differs)) c) cell_rows
+        WHERE cell_rows.k <= cells
+        ORDER BY microbench.dbms_order(cell_rows.dbms), cell_rows.k
     LOOP
         y := y + 26;
         parts := parts || format('<text class="functions-cell" data-dbms="%s" data-workload="%s" data-difference="%s" x="%s" y="%s" font-size="12" font-weight="bold" fill="%s">%s</text>',
