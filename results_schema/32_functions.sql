@@ -258,8 +258,9 @@ $$;
 -- (self, and inclusive), how much of the cell's difference the first ten
 -- explain, how many functions differ beyond the count's spread, and the
 -- deepest call that carries at least half the difference (the smallest
--- inclusive figure among the functions whose inclusive difference is half
--- the cell's or more, in the same direction).  NULL when no run of either
+-- inclusive figure among the functions both builds call whose inclusive
+-- difference is half the cell's or more, in the same direction), and the
+-- inclusive figures of the entry points (entry_point).  NULL when no run of either
 -- side has functions.
 CREATE OR REPLACE FUNCTION microbench.functions_report(base text, other text, phase text DEFAULT 'post',
                                                        confidence double precision DEFAULT 0.95,
@@ -347,6 +348,9 @@ BEGIN
                          FROM microbench.function_rows(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND cell.cd <> 0
                            AND r.inclusive_difference / cell.cd >= 0.5
+                           -- a call both builds make: one that a build inlined
+                           -- has no inclusive figure of its own there
+                           AND r.base_inclusive > 0 AND r.other_inclusive > 0
                          ORDER BY least(r.base_inclusive, r.other_inclusive), greatest(r.base_inclusive, r.other_inclusive),
                                   r.function
                          LIMIT 1), '')

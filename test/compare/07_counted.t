@@ -98,7 +98,8 @@ like "$(grep -o 'the first ten explain [^;]*of it' <<<"$rcp")" '^the first ten e
    "... and the report says how much of the cell's difference the first ten explain"
 like "$(grep -o '[0-9]* of [0-9]* functions differ' <<<"$rcp")" '^[1-9][0-9]* of [0-9]+ functions differ$' "... and how many functions differ"
 like "$(grep -o 'The deepest call carrying half the difference or more: [^,]*' <<<"$rcp")" \
-   ': (index_fetch_heap|heapam_index_fetch_tuple|0x[0-9a-f]+)$' "... and the deepest call that carries half of it: the heap fetch"
+   ': (ExecScan|index_fetch_heap|heapam_index_fetch_tuple|0x[0-9a-f]+)$' \
+   "... and the deepest call both builds make that carries half of it: the scan or the heap fetch"
 like "$(section "$out/report.md" "pg point-query:")" 'No function differs beyond the count.s spread' \
    "point-query, untouched by the setting: no function differs"
 like "$(grep -o 'class="functions-bar" data-function="[^"]*"' "$out/report.svg" | head -5 | tr '\n' ' ')" \

@@ -86,8 +86,8 @@ SELECT matches((SELECT t FROM md),
                'the markdown report: per counted cell the functions, both sides and the difference');
 SELECT matches((SELECT t FROM md),
                'the first ten explain \+3,010 \(100\.0%\) of it.*2 of 5 functions differ.*'
-               || 'The deepest call carrying half the difference or more: heap_fetch, \+5,202',
-               '... how much the first ten explain, how many differ, the deepest call carrying half');
+               || 'The deepest call carrying half the difference or more: run_event \(the extension\), \+3,000',
+               '... how much the first ten explain, how many differ, the deepest call both sides make carrying half');
 SELECT matches(microbench.bench_report('fa-base', 'fa-other', 'svg', metric => 'instructions'),
                'class="functions-bar" data-function="heap_fetch" data-difference="5002\.0" data-differs="true"',
                'the SVG draws the functions of the cell');
