@@ -100,8 +100,11 @@ like "$(grep -o '[0-9]* of [0-9]* functions differ' <<<"$rcp")" '^[1-9][0-9]* of
 like "$(grep -o 'The deepest call carrying half the difference or more: [^,]*' <<<"$rcp")" \
    ': (ExecScan|index_fetch_heap|heapam_index_fetch_tuple|0x[0-9a-f]+)$' \
    "... and the deepest call both builds make that carries half of it: the scan or the heap fetch"
-like "$(section "$out/report.md" "pg point-query:")" 'No function differs beyond the count.s spread' \
-   "point-query, untouched by the setting: no function differs"
+# (a libc string function may differ: its cost follows where the heap puts
+# its strings, which a setting on b's command line moves: methodology.md)
+like "$(section "$out/report.md" "pg point-query:" | grep -E '^\| ' | sed -n '2,11p' | grep -v ' (=) |' |
+        grep -cvE '^\| __(mem|str)[a-z0-9_]* \| libc')" '^0$' \
+   "point-query, untouched by the setting: no function of the server differs"
 like "$(grep -o 'class="functions-bar" data-function="[^"]*"' "$out/report.svg" | head -5 | tr '\n' ' ')" \
    'data-function="heap_hot_search_buffer"' "the SVG draws the functions of the cell that differs, the heap's among them"
 
