@@ -41,6 +41,25 @@ AS $$
     SELECT regexp_replace(function, '(\.(isra|constprop|part|cold|lto_priv|localalias|llvm)(\.[0-9]+)?)+$', '')
 $$;
 
+-- One function of a counted cell, base against other: compare_functions'
+-- rows (its comment says what each column is), and function_rows' when
+-- they come back from JSON.  A type is created once: a column added later
+-- is an ALTER TYPE ... ADD ATTRIBUTE beside this.
+DO $type$
+BEGIN
+    IF to_regtype('microbench.function_difference') IS NULL THEN
+        CREATE TYPE microbench.function_difference AS (
+            dbms text, workload text, rank integer, object text, function text, harness boolean,
+            base_self double precision, other_self double precision, self_difference double precision,
+            base_inclusive double precision, other_inclusive double precision,
+            inclusive_difference double precision, share double precision,
+            cumulative_share double precision, differs boolean, p_value double precision,
+            q_value double precision, seeds integer, cell_base double precision,
+            cell_other double precision, cell_difference double precision);
+    END IF;
+END
+$type$;
+
 -- The functions of a counted cell, base against other, largest difference
 -- first.  Both sides' runs are matched by seed (a counted comparison runs
 -- each round's seed on both builds); a function a run does not have ran no
@@ -72,10 +91,6 @@ $$;
 --   differs, p_value, q_value  as above
 --   seeds            the seeds both sides ran
 --   cell_base, cell_other, cell_difference  the cell's instructions a query
-DROP FUNCTION IF EXISTS microbench.compare_functions(text, text, text, text, text, double precision,
-                                                      text, text, text, double precision);
-DROP FUNCTION IF EXISTS microbench.compare_functions(text, text, text, text, text, double precision,
-                                                      text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.compare_functions(base text, other text, workload text DEFAULT NULL,
                                                         dbms text DEFAULT NULL, phase text DEFAULT 'post',
                                                         confidence double precision DEFAULT 0.95,
@@ -83,13 +98,7 @@ CREATE OR REPLACE FUNCTION microbench.compare_functions(base text, other text, w
                                                         other_driver text DEFAULT NULL,
                                                         min_difference double precision DEFAULT 1.0,
                                                         min_share double precision DEFAULT 0.0005)
-RETURNS TABLE (dbms text, workload text, rank integer, object text, function text, harness boolean,
-               base_self double precision, other_self double precision, self_difference double precision,
-               base_inclusive double precision, other_inclusive double precision,
-               inclusive_difference double precision, share double precision,
-               cumulative_share double precision, differs boolean, p_value double precision,
-               q_value double precision, seeds integer, cell_base double precision,
-               cell_other double precision, cell_difference double precision)
+RETURNS SETOF microbench.function_difference
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -233,24 +242,11 @@ $$;
 
 -- compare_functions' rows, kept as JSON (jsonb_agg), as rows again.
 CREATE OR REPLACE FUNCTION microbench.function_rows(rows jsonb)
-RETURNS TABLE (dbms text, workload text, rank integer, object text, function text, harness boolean,
-               base_self double precision, other_self double precision, self_difference double precision,
-               base_inclusive double precision, other_inclusive double precision,
-               inclusive_difference double precision, share double precision,
-               cumulative_share double precision, differs boolean, p_value double precision,
-               q_value double precision, seeds integer, cell_base double precision,
-               cell_other double precision, cell_difference double precision)
+RETURNS SETOF microbench.function_difference
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT * FROM jsonb_to_recordset(coalesce(rows, '[]')) AS r(
-        dbms text, workload text, rank integer, object text, function text, harness boolean,
-        base_self double precision, other_self double precision, self_difference double precision,
-        base_inclusive double precision, other_inclusive double precision,
-        inclusive_difference double precision, share double precision,
-        cumulative_share double precision, differs boolean, p_value double precision,
-        q_value double precision, seeds integer, cell_base double precision,
-        cell_other double precision, cell_difference double precision)
+    SELECT * FROM jsonb_populate_recordset(NULL::microbench.function_difference, coalesce(rows, '[]'))
 $$;
 
 -- Per counted cell of base against other, markdown: the first top
