@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test/demo_reading.sh — what the demo's two reports say together, in plain
+# words, from their verdicts (test/demo.sh prints it under the reports).
+#
+#   demo_reading.sh TIMED_DB THRESHOLD READ_CONFIDENCE CONFIDENCE COUNTED_DB COUNT_THRESHOLD
+#
+# The timed reads are phase pre and the timed writes phase post, each its
+# own comparison (test/demo.sh says why); the counted runs are phase post.
+#
+# Every sentence is chosen by the verdicts and every figure is read from
+# them: a run where the counts or the clock say something else is told so.
+set -euo pipefail
+
+timed_db=$1 threshold=$2 read_confidence=$3 confidence=$4 counted_db=$5 count_threshold=$6
+
+# per DBMS and kind (reads, writes): cells, differences, the same,
+# undecided, the ratios' range, the differing cells' names
+stats() { # DATABASE METRIC THRESHOLD PHASE CONFIDENCE
+    psql -X -q -A -t -F '|' -d "$1" -v ON_ERROR_STOP=1 -c "
+        SELECT microbench.dbms_short(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
+               count(*), count(*) FILTER (WHERE c.verdict = 'difference'),
+               count(*) FILTER (WHERE c.verdict = 'equivalent'), count(*) FILTER (WHERE c.verdict = 'inconclusive'),
+               to_char(min(c.ratio), 'FM990.00'), to_char(max(c.ratio), 'FM990.00'),
+               coalesce(string_agg(c.workload || ' ' || to_char(c.ratio, 'FM990.00'), ', ' ORDER BY c.report_order)
+                            FILTER (WHERE c.verdict = 'difference'), '')
+        FROM microbench.compare('durable', 'relaxed', '$2', phase => '$4', threshold => $3, confidence => $5) c
+        WHERE c.base_runs > 0 AND c.other_runs > 0
+        GROUP BY 1, 2"
+}
+timed=$(stats "$timed_db" qps "$threshold" pre "$read_confidence"
+        stats "$timed_db" qps "$threshold" post "$confidence")
+counted=$(stats "$counted_db" instructions "$count_threshold" post "$confidence")
+pct() { awk -v t="$1" 'BEGIN { printf "%g%%", t * 100 }'; }
+
+# field DATA DBMS KIND N: the Nth figure of a row (0 when there is none)
+field() { awk -F '|' -v d="$2" -v k="$3" -v n="$4" '$1 == d && $2 == k { print $n; found = 1 } END { if (!found) print 0 }' <<<"$1"; }
+name() { case $1 in pg) echo Postgres ;; ma) echo MariaDB ;; my) echo MySQL ;; *) echo "$1" ;; esac; }
+span() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1-$2"; fi; }
+# the report's columns, in its order
+columns=$(cut -d '|' -f 1 <<<"$counted$(printf '\n')$timed" | grep . | sort -u |
+          awk '{ i = index("pg pg-wire my ma", $1); print (i ? i : 99), $1 }' | sort -n | cut -d ' ' -f 2)
+
+# Reads: a read commits nothing that could wait for the disk
+same_reads=1 counted_line=""
+for d in $columns; do
+    n=$(field "$counted" "$d" reads 3) eq=$(field "$counted" "$d" reads 5)
+    [ "$n" -gt 0 ] && [ "$n" = "$eq" ] || same_reads=0
+    counted_line+="${counted_line:+, }$eq of $n on $(name "$d")"
+done
+timed_reads=0 timed_diff=0 timed_eq=0 timed_diffs=""
+for d in $columns; do
+    timed_reads=$((timed_reads + $(field "$timed" "$d" reads 3)))
+    timed_diff=$((timed_diff + $(field "$timed" "$d" reads 4)))
+    timed_eq=$((timed_eq + $(field "$timed" "$d" reads 5)))
+    list=$(field "$timed" "$d" reads 9)
+    [ "$list" = 0 ] || [ -z "$list" ] || timed_diffs+="${timed_diffs:+; }$(name "$d"): $list"
+done
+{
+if [ "$same_reads" = 1 ]; then
+    echo "Reads: both settings run the same instructions a query (counted, the same within"
+    echo "$(pct "$count_threshold"): $counted_line). A read has no commit to wait for, so its QPS can only be"
+    echo "the same."
+else
+    echo "Reads: counted, the same within $(pct "$count_threshold"): $counted_line; the counted report says"
+    echo "which of the rest differ and which are not decided yet."
+fi
+if [ "$timed_diff" = 0 ]; then
+    echo "Timed, none of the $timed_reads read cells is a difference ($timed_eq the same within $(pct "$threshold"),"
+    echo "$((timed_reads - timed_eq)) not decided: short timed runs on a shared machine spread more than that;"
+    echo "a count is exact, and three rounds decide it)."
+else
+    echo "Timed, $timed_diff of the $timed_reads read cells came out a difference ($timed_diffs)."
+    [ "$same_reads" = 1 ] &&
+        echo "The counts say the work is the same, so the machine changed under those runs: run it again."
+fi
+} | fmt -w 96
+
+# Writes: the same work, with or without waiting for the log at commit
+echo
+echo "Writes: a durable commit waits for its log to reach the disk, a relaxed one does not."
+for d in $columns; do
+    cn=$(field "$counted" "$d" writes 3) tn=$(field "$timed" "$d" writes 3)
+    [ "$cn" -gt 0 ] && [ "$tn" -gt 0 ] || continue
+    clo=$(field "$counted" "$d" writes 7) chi=$(field "$counted" "$d" writes 8)
+    tlo=$(field "$timed" "$d" writes 7) thi=$(field "$timed" "$d" writes 8) tdiff=$(field "$timed" "$d" writes 4)
+    tund=$(field "$timed" "$d" writes 6)
+    echo "$(name "$d"): instructions $(span "$clo" "$chi") ($cn counted), QPS $(span "$tlo" "$thi") ($tdiff of $tn a difference):"
+    # QPS beyond anything the instructions could explain: the rest is waiting
+    if [ "$tdiff" -gt 0 ] && awk -v t="$thi" -v c="$chi" 'BEGIN { exit !(t > 1.5 * c) }'; then
+        echo "  about the same work at up to ${thi}x the QPS: the difference is waiting for the disk, not work."
+    elif [ "$tdiff" = 0 ] && [ "$tund" = "$tn" ]; then
+        echo "  the timed runs did not decide."
+    elif [ "$tdiff" = 0 ]; then
+        echo "  no timed difference: here the wait at a commit is small beside its work."
+    else
+        echo "  the QPS differ no more than the work does."
+    fi
+done
