@@ -13,8 +13,9 @@
 #    (--set): a few reads and writes, every run on a fresh server start
 #    under valgrind, instructions per query of the measured window only.
 #    Three rounds (three seeds) decide a count on any machine, busy or
-#    not, so it runs exactly three: its length does not depend on the
-#    machine's noise.
+#    not; rounds go on for a cell still undecided (a MariaDB count of one
+#    seed can move by 0.1-0.3% from one server start to the next) until
+#    DEMO_COUNTED_MINUTES (5) from its start.
 # 2. Timed: QPS of the same reads and every write, the labels taking
 #    turns workload by workload (A B, then B A, ...) on the live servers,
 #    switched by a reload.  The reads are the suite's reads right after
@@ -50,17 +51,18 @@ root=$(cd "$here/.." && pwd)
 secs=${DEMO_SECONDS:-0.5}
 repeats=${DEMO_REPEATS:-3}
 max_passes=${DEMO_MAX_PASSES:-10}
-max_minutes=${DEMO_MINUTES:-10}
+max_minutes=${DEMO_MINUTES:-11}
 threshold=${DEMO_THRESHOLD:-0.05}
 confidence=${DEMO_CONFIDENCE:-0.95}
 read_confidence=${DEMO_READ_CONFIDENCE:-$confidence}
 rows=${DEMO_ROWS:-20000}
 # five reads of the report's three groups of reads; every write
-reads=point-query,random-points_range=100,range-covered-pk,read-only_range=10,read-only_range=100
+reads=point-query,points-covered-pk,range-covered-pk,read-only_range=10,read-only_range=100
 writes=update-inlist,update-index,update-nonindex,update-one,update-zipf,write-only,read-write_range=10,read-write_range=100,delete,insert
 timed_workloads=${DEMO_WORKLOADS-$reads,$writes}
 counted_workloads=${DEMO_COUNTED_WORKLOADS:-$reads,update-index,insert}
 counted_rows=${DEMO_COUNTED_ROWS:-10000}
+counted_max=${DEMO_COUNTED_MINUTES:-5}
 count_threshold=0.005
 warmup=0.1
 out=${DEMO_OUT:-$root/results}
@@ -81,7 +83,7 @@ cat <<EOF
 microbench demo: two settings compared on Postgres $(pg_config --version | awk '{print $2}') and MariaDB $("$mariadbd" --version | sed -n 's/.*Ver \([0-9.]*\).*/\1/p')
   durable  synchronous_commit = on,  innodb_flush_log_at_trx_commit = 1 (every commit waits for its log on disk)
   relaxed  synchronous_commit = off, innodb_flush_log_at_trx_commit = 2 (commits do not wait)
-1. counted, about $counted_minutes minutes: instructions per query of $n_counted workloads under valgrind,
+1. counted, $counted_minutes to $counted_max minutes: instructions per query of $n_counted workloads under valgrind,
    every run on a fresh server start (microbench compare --metric instructions)
 2. timed, until about $max_minutes minutes from now: QPS of $( [ -n "$timed_workloads" ] && echo "$(tr ',' '\n' <<<"$timed_workloads" | grep -c .) workloads" || echo "the standard suite" ),
    the labels taking turns on live servers, passes of ${secs}-s runs until every cell is decided
@@ -126,7 +128,7 @@ my_sql() {
 # ---- 1. counted ------------------------------------------------------------
 # The runner starts its own servers (on CPU 0, itself on the others) from
 # pristine data; the throwaway Postgres only takes its runs.  Its progress
-# is a line a round here; logs/ and the whole output go to the log.
+# is a line a round here; its whole output goes to demo-counted.log.
 counted_out=$out/demo-counted
 rm -rf "$counted_out"
 echo "== $(elapsed) 1. counted: microbench compare --metric instructions ($counted_workloads)"
@@ -137,17 +139,17 @@ set +e
     --set postgres/durable:synchronous_commit=on --set postgres/relaxed:synchronous_commit=off \
     --set mariadb/durable:innodb_flush_log_at_trx_commit=1 --set mariadb/relaxed:innodb_flush_log_at_trx_commit=2 \
     --metric instructions --threshold "$count_threshold" --workloads "$counted_workloads" \
-    --table-size "$counted_rows" --rounds 3 --max-minutes 0 \
-    --results-db "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$counted_db" --out "$counted_out" \
-    >"$out/demo-counted.log" 2>&1 &
-runner=$!
-# a line a round, as the runner says it
-tail -n +1 -f --pid="$runner" "$out/demo-counted.log" 2>/dev/null |
+    --table-size "$counted_rows" --rounds 3 --max-minutes "$counted_max" \
+    --results-db "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$counted_db" --out "$counted_out" 2>&1 |
+    tee "$out/demo-counted.log" |
     sed -un 's/^== after round \([0-9]*\): \(.*\), [0-9:]* in$/   counted round \1: \2/p'
-wait "$runner"
-status=$?
+# in the foreground, so that Ctrl-C reaches the runner, which stops its servers
+status=${PIPESTATUS[0]}
 set -e
-if [ "$status" != 0 ]; then
+if [ "$status" -gt 128 ]; then
+    echo "demo: stopped by signal $((status - 128)); the counted runs so far: $counted_out" >&2
+    exit "$status"
+elif [ "$status" != 0 ]; then
     echo "demo: microbench compare failed (exit $status); its output: $out/demo-counted.log" >&2
     tail -n 5 "$out/demo-counted.log" >&2
     exit 1

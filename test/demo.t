@@ -6,7 +6,9 @@
 # every Postgres write a difference in QPS, no read cell a difference by
 # either metric; and that it says so, and names what it wrote.
 #
-# A count is exact, so the counted checks hold on a busy machine; a
+# A count is exact, so the counted checks hold on a busy machine (its
+# rounds go on until every cell is decided: DEMO_COUNTED_MINUTES is only a
+# ceiling, and insert's count differs by 0.5-2%, beyond the threshold); a
 # Postgres write's QPS differs by 1.2-30x, and the timed passes go on for
 # a write still undecided.  The timed reads are judged at 99.9%
 # (DEMO_READ_CONFIDENCE), as the other verdict tests on real runs are
@@ -19,11 +21,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=$(mktemp -d /tmp/microbench-demo-test.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-reads=point-query,random-points_range=100,range-covered-pk,read-only_range=10
+reads=point-query,points-covered-pk,range-covered-pk,read-only_range=10
 writes=update-inlist,update-index,update-nonindex,update-one,update-zipf,write-only,read-write_range=10,read-write_range=100,delete,insert
 
 DEMO_ROWS=5000 DEMO_REPEATS=3 DEMO_MAX_PASSES=8 DEMO_MINUTES=20 DEMO_READ_CONFIDENCE=0.999 \
-    DEMO_WORKLOADS="$reads,$writes" DEMO_COUNTED_WORKLOADS="$reads,update-index" \
+    DEMO_WORKLOADS="$reads,$writes" DEMO_COUNTED_WORKLOADS="$reads,insert" DEMO_COUNTED_MINUTES=10 \
     DEMO_PG_PORT=5487 DEMO_MYSQL_PORT=3387 DEMO_OUT="$out" \
     "$here/demo.sh" >"$out/demo.out" 2>&1
 is "$?" 0 "the demo ends with exit status 0"

@@ -85,8 +85,9 @@ for d in $columns; do
     tlo=$(field "$timed" "$d" writes 7) thi=$(field "$timed" "$d" writes 8) tdiff=$(field "$timed" "$d" writes 4)
     tund=$(field "$timed" "$d" writes 6)
     echo "$(name "$d"): instructions $(span "$clo" "$chi") ($cn counted), QPS $(span "$tlo" "$thi") ($tdiff of $tn a difference):"
-    # QPS beyond anything the instructions could explain: the rest is waiting
-    if [ "$tdiff" -gt 0 ] && awk -v t="$thi" -v c="$chi" 'BEGIN { exit !(t > 1.5 * c) }'; then
+    # QPS beyond the instructions by more than twice the QPS threshold: the
+    # work does not explain it, the waiting does
+    if [ "$tdiff" -gt 0 ] && awk -v t="$thi" -v c="$chi" -v th="$threshold" 'BEGIN { exit !(t > c * (1 + 2 * th)) }'; then
         echo "  about the same work at up to ${thi}x the QPS: the difference is waiting for the disk, not work."
     elif [ "$tdiff" = 0 ] && [ "$tund" = "$tn" ]; then
         echo "  the timed runs did not decide."
