@@ -67,7 +67,7 @@ fi
 if [ "$timed_diff" = 0 ]; then
     echo "Timed, none of the $timed_reads read cells is a difference ($timed_eq the same within $(pct "$threshold"),"
     echo "$((timed_reads - timed_eq)) not decided: short timed runs on a shared machine spread more than that;"
-    echo "a count is exact, and three rounds decide it)."
+    echo "a count is exact, and a few rounds decide it)."
 else
     echo "Timed, $timed_diff of the $timed_reads read cells came out a difference ($timed_diffs)."
     [ "$same_reads" = 1 ] &&
