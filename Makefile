@@ -15,7 +15,8 @@
 #                   and PGUSER name (extension installed there already)
 #   make dist       microbench-VERSION.tar.gz of the committed tree (HEAD)
 #   make demo       install what is missing, build, start a throwaway Postgres
-#                   and MariaDB, run the suite under two labels, print the report
+#                   and MariaDB, compare two settings counted and timed, print
+#                   both reports and what they say together
 #   make bench      the benchmark script (ratios against peers)
 #   make clean
 
