@@ -41,14 +41,11 @@ columns=$(cut -d '|' -f 1 <<<"$counted$(printf '\n')$timed" | grep . | sort -u |
           awk '{ i = index("pg pg-wire my ma", $1); print (i ? i : 99), $1 }' | sort -n | cut -d ' ' -f 2)
 
 # Reads: a read commits nothing that could wait for the disk
-same_reads=1 counted_line=""
+same_reads=1 counted_line="" timed_reads=0 timed_diff=0 timed_eq=0 timed_diffs=""
 for d in $columns; do
     n=$(field "$counted" "$d" reads 3) eq=$(field "$counted" "$d" reads 5)
     [ "$n" -gt 0 ] && [ "$n" = "$eq" ] || same_reads=0
     counted_line+="${counted_line:+, }$eq of $n on $(name "$d")"
-done
-timed_reads=0 timed_diff=0 timed_eq=0 timed_diffs=""
-for d in $columns; do
     timed_reads=$((timed_reads + $(field "$timed" "$d" reads 3)))
     timed_diff=$((timed_diff + $(field "$timed" "$d" reads 4)))
     timed_eq=$((timed_eq + $(field "$timed" "$d" reads 5)))
