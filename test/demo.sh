@@ -32,7 +32,7 @@
 #    the cells still undecided (neither a difference nor the same within
 #    DEMO_THRESHOLD, 5%, at the stricter level used between passes), up
 #    to DEMO_MAX_PASSES or until the next pass would end after
-#    DEMO_MINUTES from the start.
+#    DEMO_MINUTES from the start; the reads for DEMO_READ_PASSES at most.
 #    Both servers run pinned to CPU 0 and the MariaDB client to the other
 #    CPUs (where there are two or more): this VM's vCPUs differ in speed,
 #    and a run whose worker lands on one or the other gives bimodal figures.
@@ -55,6 +55,7 @@ max_minutes=${DEMO_MINUTES:-11}
 threshold=${DEMO_THRESHOLD:-0.05}
 confidence=${DEMO_CONFIDENCE:-0.95}
 read_confidence=${DEMO_READ_CONFIDENCE:-$confidence}
+read_passes=${DEMO_READ_PASSES:-$max_passes}
 rows=${DEMO_ROWS:-20000}
 # five reads of the report's three groups of reads; every write
 reads=point-query,points-covered-pk,range-covered-pk,read-only_range=10,read-only_range=100
@@ -63,7 +64,7 @@ timed_workloads=${DEMO_WORKLOADS-$reads,$writes}
 counted_workloads=${DEMO_COUNTED_WORKLOADS:-$reads,update-index,insert}
 counted_rows=${DEMO_COUNTED_ROWS:-10000}
 counted_max=${DEMO_COUNTED_MINUTES:-5}
-count_threshold=0.005
+count_threshold=${DEMO_COUNT_THRESHOLD:-0.005}
 warmup=0.1
 out=${DEMO_OUT:-$root/results}
 pgdir=$(mktemp -d /tmp/microbench-demo-pg.XXXXXX)
@@ -222,7 +223,7 @@ cells=$(( $(awk '$1 == "run"' <<<"$plan" | wc -l) * 2 ))
 # draw, so a cell is decided between passes only at the stricter level the
 # comparison runner uses (99.8%); the report then judges all runs at 95%
 verdicts() {
-    pg -c "SELECT c.dbms || ' ' || c.workload || ' ' || c.verdict FROM unnest(ARRAY['pre', 'post']) p,
+    pg -c "SELECT c.dbms || ' ' || c.workload || ' ' || c.verdict || ' ' || p FROM unnest(ARRAY['pre', 'post']) p,
                   microbench.compare('durable', 'relaxed', phase => p, confidence => greatest(0.998, $read_confidence),
                                      threshold => $threshold) c
            WHERE c.base_runs > 0 AND c.other_runs > 0"
@@ -250,10 +251,11 @@ while :; do
         done
     done <<<"$plan"
     v=$(verdicts)
-    undecided=$(awk '$3 == "inconclusive" { print $1, $2 }' <<<"$v")
+    # the reads go on for DEMO_READ_PASSES passes at most, the writes to the end
+    undecided=$(awk -v pass="$rep" -v last="$read_passes" '$3 == "inconclusive" && ($4 == "post" || pass < last) { print $1, $2 }' <<<"$v")
     echo "   timed pass $rep ($( [ "$rep" -le "$repeats" ] && echo "every cell" || echo "undecided cells" )):" \
          "$(awk '$3 != "inconclusive"' <<<"$v" | grep -c .) of $cells cells decided" \
-         "($(grep -c ' difference$' <<<"$v") differences, $(grep -c ' equivalent$' <<<"$v") the same), $(elapsed) in"
+         "($(awk '$3 == "difference"' <<<"$v" | grep -c .) differences, $(awk '$3 == "equivalent"' <<<"$v" | grep -c .) the same), $(elapsed) in"
     if [ "$rep" -lt "$repeats" ]; then
         undecided=all
         continue

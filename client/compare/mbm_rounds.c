@@ -195,6 +195,34 @@ run_round(int round, undecided_map undecided)
 	return !rq.counted || mbm_count_round(round, counted);
 }
 
+/*
+ * With --cache-sim the report of estimated cycles is asked for too, and a
+ * cell goes on while its cycles are undecided: the simulated caches see
+ * where each server start put its memory, so a cell's cycles spread more
+ * than its instructions.  Marks those cells in undecided and says how many
+ * are decided at the end of line; false if the results database failed.
+ */
+static bool
+undecided_cycles(double threshold, bool (*undecided)[64], char *line, size_t linelen)
+{
+	bool		cycles[MBM_COLUMNS][64];
+	int			decided,
+				differences,
+				same,
+				cells,
+				col,
+				w;
+
+	cells = undecided_cells("estimated_cycles", threshold, cycles, &decided, &differences, &same);
+	if (cells < 0)
+		return false;
+	for (col = 0; col < MBM_COLUMNS; col++)
+		for (w = 0; w < rq.nworkloads; w++)
+			undecided[col][w] |= cycles[col][w];
+	snprintf(line + strlen(line), linelen - strlen(line), "; estimated cycles %d of %d decided", decided, cells);
+	return true;
+}
+
 /* After a round: which cells of each metric are still undecided, and a line that says how many are. */
 static void
 judge_round(int round, undecided_map undecided)
@@ -221,6 +249,9 @@ judge_round(int round, undecided_map undecided)
 				 "%s%s%d of %d cell(s) decided (%d difference(s), %d the same within %g%%)",
 				 line[0] ? "; " : "", rq.timed && rq.counted ? (kind == 0 ? "QPS " : "instructions ") : "",
 				 decided, cells, differences, same, threshold * 100);
+
+		if (kind == 1 && rq.cache_sim && !undecided_cycles(threshold, undecided[kind], line, sizeof(line)))
+			mbm_finish("the results database failed", MBM_EXIT_FAILED);
 	}
 	progress.rounds_done = round;
 	printf("== after round %d: %s, %s in\n", round, line, mbm_clock_text(mbm_elapsed_s(), c1));
