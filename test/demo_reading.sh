@@ -17,15 +17,16 @@ timed_db=$1 threshold=$2 read_confidence=$3 confidence=$4 counted_db=$5 count_th
 # undecided, the ratios' range, the differing cells' names
 stats() { # DATABASE METRIC THRESHOLD PHASE CONFIDENCE
     psql -X -q -A -t -F '|' -d "$1" -v ON_ERROR_STOP=1 -c "
-        SELECT microbench.dbms_short(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
+        SELECT microbench.dbms_name(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
                count(*), count(*) FILTER (WHERE c.verdict = 'difference'),
                count(*) FILTER (WHERE c.verdict = 'equivalent'), count(*) FILTER (WHERE c.verdict = 'inconclusive'),
                to_char(min(c.ratio), 'FM990.00'), to_char(max(c.ratio), 'FM990.00'),
                coalesce(string_agg(c.workload || ' ' || to_char(c.ratio, 'FM990.00'), ', ' ORDER BY c.report_order)
-                            FILTER (WHERE c.verdict = 'difference'), '')
+                            FILTER (WHERE c.verdict = 'difference'), ''),
+               microbench.dbms_order(c.dbms)
         FROM microbench.compare('durable', 'relaxed', '$2', phase => '$4', threshold => $3, confidence => $5) c
         WHERE c.base_runs > 0 AND c.other_runs > 0
-        GROUP BY 1, 2"
+        GROUP BY 1, 2, 10"
 }
 timed=$(stats "$timed_db" qps "$threshold" pre "$read_confidence"
         stats "$timed_db" qps "$threshold" post "$confidence")
@@ -34,24 +35,22 @@ pct() { awk -v t="$1" 'BEGIN { printf "%g%%", t * 100 }'; }
 
 # field DATA DBMS KIND N: the Nth figure of a row (0 when there is none)
 field() { awk -F '|' -v d="$2" -v k="$3" -v n="$4" '$1 == d && $2 == k { print $n; found = 1 } END { if (!found) print 0 }' <<<"$1"; }
-name() { case $1 in pg) echo Postgres ;; ma) echo MariaDB ;; my) echo MySQL ;; *) echo "$1" ;; esac; }
 span() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1-$2"; fi; }
-# the report's columns, in its order
-columns=$(cut -d '|' -f 1 <<<"$counted$(printf '\n')$timed" | grep . | sort -u |
-          awk '{ i = index("pg pg-wire my ma", $1); print (i ? i : 99), $1 }' | sort -n | cut -d ' ' -f 2)
+# the report's columns (their DBMS's names), in its order
+columns=$(printf '%s\n%s\n' "$counted" "$timed" | grep . | sort -t '|' -k 10,10n -s | cut -d '|' -f 1 | awk '!seen[$0]++')
 
 # Reads: a read commits nothing that could wait for the disk
 same_reads=1 counted_line="" timed_reads=0 timed_diff=0 timed_eq=0 timed_diffs=""
-for d in $columns; do
+while read -r d; do
     n=$(field "$counted" "$d" reads 3) eq=$(field "$counted" "$d" reads 5)
     [ "$n" -gt 0 ] && [ "$n" = "$eq" ] || same_reads=0
-    counted_line+="${counted_line:+, }$eq of $n on $(name "$d")"
+    counted_line+="${counted_line:+, }$eq of $n on $d"
     timed_reads=$((timed_reads + $(field "$timed" "$d" reads 3)))
     timed_diff=$((timed_diff + $(field "$timed" "$d" reads 4)))
     timed_eq=$((timed_eq + $(field "$timed" "$d" reads 5)))
     list=$(field "$timed" "$d" reads 9)
-    [ "$list" = 0 ] || [ -z "$list" ] || timed_diffs+="${timed_diffs:+; }$(name "$d"): $list"
-done
+    [ "$list" = 0 ] || [ -z "$list" ] || timed_diffs+="${timed_diffs:+; }$d: $list"
+done <<<"$columns"
 {
 if [ "$same_reads" = 1 ]; then
     echo "Reads: both settings run the same instructions a query (counted, the same within"
@@ -75,13 +74,13 @@ fi
 # Writes: the same work, with or without waiting for the log at commit
 echo
 echo "Writes: a durable commit waits for its log to reach the disk, a relaxed one does not."
-for d in $columns; do
+while read -r d; do
     cn=$(field "$counted" "$d" writes 3) tn=$(field "$timed" "$d" writes 3)
     [ "$cn" -gt 0 ] && [ "$tn" -gt 0 ] || continue
     clo=$(field "$counted" "$d" writes 7) chi=$(field "$counted" "$d" writes 8)
     tlo=$(field "$timed" "$d" writes 7) thi=$(field "$timed" "$d" writes 8) tdiff=$(field "$timed" "$d" writes 4)
     tund=$(field "$timed" "$d" writes 6)
-    echo "$(name "$d"): instructions $(span "$clo" "$chi") ($cn counted), QPS $(span "$tlo" "$thi") ($tdiff of $tn a difference):"
+    echo "$d: instructions $(span "$clo" "$chi") ($cn counted), QPS $(span "$tlo" "$thi") ($tdiff of $tn a difference):"
     # QPS beyond the instructions by more than twice the QPS threshold: the
     # work does not explain it, the waiting does
     if [ "$tdiff" -gt 0 ] && awk -v t="$thi" -v c="$chi" -v th="$threshold" 'BEGIN { exit !(t > c * (1 + 2 * th)) }'; then
@@ -93,4 +92,4 @@ for d in $columns; do
     else
         echo "  the QPS differ no more than the work does."
     fi
-done
+done <<<"$columns"
