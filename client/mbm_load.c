@@ -1,33 +1,23 @@
 /*
- * mbm_load.c — microbench-mysql load FILE...: results files into the results
- * database in one command.
+ * mbm_load.c — microbench load FILE...: results files into a results
+ * database, the central database of a fleet included.
  *
  * A run the results database did not take is a JSON line in a results file
- * (mbm_results.c), the format microbench.export_runs() writes too.  Each
- * line goes to the server as a bound parameter, never pasted into SQL, into
- * microbench.import_queue, and microbench.import_runs() (results_schema/
- * 10_runs.sql) moves it into microbench.runs.  Line by line rather than one
- * COPY: a line the server refuses is then known by its file and line number,
- * where a COPY or import_runs() over the whole stream would only say that
- * something somewhere was wrong.  All of it is one transaction: a refused
- * line, a file that cannot be read to its end or a lost connection leave
- * the database as it was, so a failed load can simply be run again.
- *
- * import_runs() gives every line a new run_id (the lines carry none), so by
- * itself it would load a file twice if asked twice.  A run is known instead
- * by what two runs cannot share: the same dbms, host, workload, label and
- * phase measured over the same window, started_at and ended_at to the
- * microsecond.  A line whose run is already in microbench.runs is skipped
- * and counted, so loading a file again, or a file the client has appended
- * to since, adds only the runs that are new; loads take turns (an advisory
- * lock) so that two at once cannot both add the same run.
+ * (mbm_results.c, or a comparison's runs.jsonl), the format
+ * microbench.export_runs() writes too.  Each line goes to the server as a
+ * bound parameter, never pasted into SQL, to microbench.push_run()
+ * (results_schema/12_fleet.sql), one statement and so one transaction a
+ * run: a run whose run_uid is already there is skipped, so loading a file
+ * again, a file appended to since, or the same runs from two hosts at once
+ * adds each run once; and a load cut short keeps what it loaded, to be
+ * finished by loading again.  Line by line rather than one COPY: a line the
+ * server refuses is then named by its file and line number.  push_run()
+ * needs no right to read the runs, so a fleet's pushing role can load.
  *
  * As for the other commands, the request is checked before anything
- * connects (every file must open), and then the queue must be empty: a
- * line queued there would be imported with ours and a fault in it blamed
- * on our first line (one is left there by a \copy whose import_runs()
- * failed).  Those refusals, and a results database that cannot be reached,
- * exit 2; a load that fails once started exits 1.
+ * connects (every file must open).  A missing file and a results database that cannot be
+ * reached, or that has no push_run(), exit 2; a load that fails once
+ * started exits 1, saying how many runs it loaded before.
  */
 #include "mbm.h"
 
@@ -37,20 +27,6 @@
 #include <sys/stat.h>
 
 #include <libpq-fe.h>
-
-/*
- * Queue the line unless its run is already there.  $1 is the line as jsonb;
- * jsonb_populate_record() reads it as import_runs() will, so the comparison
- * sees the same values the row would hold.
- */
-static const char queue_sql[] =
-"INSERT INTO microbench.import_queue (doc) "
-"SELECT $1::jsonb "
-"WHERE NOT EXISTS ("
-" SELECT 1 FROM microbench.runs r, jsonb_populate_record(NULL::microbench.runs, $1::jsonb) d"
-" WHERE r.started_at = d.started_at AND r.ended_at = d.ended_at"
-" AND r.dbms = d.dbms AND r.workload = d.workload AND r.phase = d.phase"
-" AND r.label IS NOT DISTINCT FROM d.label AND r.host IS NOT DISTINCT FROM d.host)";
 
 typedef struct load_file
 {
@@ -111,11 +87,10 @@ blank(const char *line)
 /*
  * Load one file's lines; 0, or -1 with "NAME:LINE: reason" (or a read
  * error) in err.  *skipped counts the lines whose run was already there,
- * *imported the rows import_runs() moved, lf->loaded the lines it took.
+ * lf->loaded the runs it added.
  */
 static int
-load_lines(PGconn *pg, load_file *lf, long long *skipped, long long *imported,
-		   char *err, size_t errlen)
+load_lines(PGconn *pg, load_file *lf, long long *skipped, char *err, size_t errlen)
 {
 	char	   *line = NULL;
 	size_t		cap = 0;
@@ -141,7 +116,7 @@ load_lines(PGconn *pg, load_file *lf, long long *skipped, long long *imported,
 		if (blank(line))
 			continue;
 		start = line + strspn(line, " \t");
-		/* import_runs() would fail on anything but an object, less clearly */
+		/* push_run() would refuse anything but an object, less clearly */
 		if (*start != '{')
 		{
 			snprintf(err, errlen, "%s:%lld: not a JSON object (a results file holds one {...}"
@@ -150,24 +125,8 @@ load_lines(PGconn *pg, load_file *lf, long long *skipped, long long *imported,
 			break;
 		}
 		values[0] = line;
-		res = PQexecParams(pg, queue_sql, 1, NULL, values, NULL, NULL, 0);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		{
-			server_reason(res, pg, reason, sizeof(reason));
-			snprintf(err, errlen, "%s:%lld: %s", lf->name, lineno, reason);
-			PQclear(res);
-			rc = -1;
-			break;
-		}
-		if (strcmp(PQcmdTuples(res), "1") != 0)
-		{
-			/* the run is already in microbench.runs */
-			PQclear(res);
-			(*skipped)++;
-			continue;
-		}
-		PQclear(res);
-		res = PQexec(pg, "SELECT microbench.import_runs()");
+		res = PQexecParams(pg, "SELECT microbench.push_run($1::jsonb)", 1, NULL, values, NULL,
+						   NULL, 0);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
 		{
 			server_reason(res, pg, reason, sizeof(reason));
@@ -176,8 +135,11 @@ load_lines(PGconn *pg, load_file *lf, long long *skipped, long long *imported,
 			rc = -1;
 			break;
 		}
-		*imported += atoll(PQgetvalue(res, 0, 0));
-		lf->loaded++;
+		/* NULL: the run's uid is already there */
+		if (PQgetisnull(res, 0, 0))
+			(*skipped)++;
+		else
+			lf->loaded++;
 		PQclear(res);
 	}
 	if (rc == 0 && ferror(lf->f))
@@ -192,8 +154,7 @@ load_lines(PGconn *pg, load_file *lf, long long *skipped, long long *imported,
 
 /* "NAME" for one file, "A (2), B (1)" for several: where the runs came from. */
 static void
-print_summary(const load_file *files, int n, long long loaded, long long skipped,
-			  long long extra)
+print_summary(const load_file *files, int n, long long loaded, long long skipped)
 {
 	int			i;
 
@@ -205,12 +166,7 @@ print_summary(const load_file *files, int n, long long loaded, long long skipped
 			printf(" (%lld)", files[i].loaded);
 	}
 	if (skipped > 0)
-		printf("; skipped %lld already there (same dbms, host, workload, label, phase"
-			   " and measured window)", skipped);
-	if (extra > 0)
-		/* import_runs() takes every committed queued line, another session's too */
-		printf("; import_runs() also moved %lld run%s another session had queued",
-			   extra, extra == 1 ? "" : "s");
+		printf("; skipped %lld already there (the same run_uid)", skipped);
 	printf("\n");
 }
 
@@ -282,8 +238,6 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 	char		err[1024];
 	long long	loaded = 0;
 	long long	skipped = 0;
-	long long	imported = 0;
-	long long	queued;
 	int			i;
 
 	if (files == NULL)
@@ -299,65 +253,43 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 
 	/* no --results-db: libpq's environment (PGHOST, PGDATABASE, ...), as psql */
 	pg = mbm_results_connect(o->results_db, err, sizeof(err));
-	if (pg == NULL)
-	{
-		fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
-		close_files(files, n);
-		return MBM_EXIT_BAD_INPUT;
-	}
-	/*
-	 * One load at a time: two loads of the same file at once would each miss
-	 * the other's uncommitted runs and insert them both.  The lock ends with
-	 * the transaction; the next load's statements then see what it committed.
-	 */
-	if (exec_simple(pg, "BEGIN", PGRES_COMMAND_OK, NULL, err, sizeof(err)) != 0 ||
-		exec_simple(pg, "SELECT pg_advisory_xact_lock(hashtext('microbench-mysql load'))",
-					PGRES_TUPLES_OK, NULL, err, sizeof(err)) != 0 ||
-		exec_simple(pg, "SELECT count(*) FROM microbench.import_queue", PGRES_TUPLES_OK, &res,
-					err, sizeof(err)) != 0)
+	if (pg == NULL ||
+		exec_simple(pg, "SELECT to_regprocedure('microbench.push_run(jsonb)') IS NOT NULL",
+					PGRES_TUPLES_OK, &res, err, sizeof(err)) != 0)
 	{
 		fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
 		PQfinish(pg);
 		close_files(files, n);
 		return MBM_EXIT_BAD_INPUT;
 	}
-	queued = atoll(PQgetvalue(res, 0, 0));
+	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
+	{
+		fprintf(stderr, "%s: load: the results database has no microbench.push_run(jsonb): load"
+				" results_schema/*.sql into it again (or ALTER EXTENSION microbench UPDATE);"
+				" nothing was loaded\n", mbm_progname);
+		PQclear(res);
+		PQfinish(pg);
+		close_files(files, n);
+		return MBM_EXIT_BAD_INPUT;
+	}
 	PQclear(res);
-	if (queued > 0)
-	{
-		fprintf(stderr, "%s: load: microbench.import_queue already holds %lld"
-				" line%s queued outside this load; import them (SELECT microbench.import_runs())"
-				" or remove them (DELETE FROM microbench.import_queue) first; nothing was loaded\n", mbm_progname,
-				queued, queued == 1 ? "" : "s");
-		PQfinish(pg);
-		close_files(files, n);
-		return MBM_EXIT_BAD_INPUT;
-	}
 
 	for (i = 0; i < n; i++)
 	{
-		if (load_lines(pg, &files[i], &skipped, &imported, err, sizeof(err)) != 0)
+		if (load_lines(pg, &files[i], &skipped, err, sizeof(err)) != 0)
 		{
-			/* closing the connection rolls the transaction back */
-			fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
+			loaded += files[i].loaded;
+			fprintf(stderr, "%s: load: %s; %lld run%s before it loaded (and %lld already there):"
+					" load again once it is fixed, and the runs already there are skipped\n",
+					mbm_progname, err, loaded, loaded == 1 ? "" : "s", skipped);
 			PQfinish(pg);
 			close_files(files, n);
 			return MBM_EXIT_FAILED;
 		}
 		loaded += files[i].loaded;
 	}
-	if (exec_simple(pg, "COMMIT", PGRES_COMMAND_OK, NULL, err, sizeof(err)) != 0)
-	{
-		/* a COMMIT that fails leaves nothing; a lost answer to one may not */
-		fprintf(stderr, "%s: load: COMMIT failed: %s; nothing was loaded unless"
-				" the connection was lost after the server committed (loading again"
-				" skips what is there)\n", mbm_progname, err);
-		PQfinish(pg);
-		close_files(files, n);
-		return MBM_EXIT_FAILED;
-	}
 	PQfinish(pg);
-	print_summary(files, n, loaded, skipped, imported - loaded);
+	print_summary(files, n, loaded, skipped);
 	close_files(files, n);
 	return MBM_EXIT_OK;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/random.h>
 
 #include <libpq-fe.h>
 
@@ -241,6 +242,28 @@ add_time(row *r, const char *column, double epoch)
 	add(r, column, buf, false);
 }
 
+/*
+ * A random (version 4) UUID for the run, made here where it ran: a results
+ * database keeps one run per uid, however often its line is loaded
+ * (results_schema/12_fleet.sql).  Left out when the kernel gives no random
+ * bytes: the database then makes one (or, for a line, takes its natural key).
+ */
+static void
+add_run_uid(row *rw)
+{
+	unsigned char b[16];
+	char		text[40];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t) sizeof(b))
+		return;
+	b[6] = (unsigned char) ((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char) ((b[8] & 0x3f) | 0x80);
+	snprintf(text, sizeof(text), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+			 b[14], b[15]);
+	add(rw, "run_uid", text, false);
+}
+
 static void
 build_row(row *rw, const mbm_options *o, const mbm_result *r)
 {
@@ -249,6 +272,7 @@ build_row(row *rw, const mbm_options *o, const mbm_result *r)
 	bool		scan = r->rows_scanned >= 0;
 
 	memset(rw, 0, sizeof(*rw));
+	add_run_uid(rw);
 	add(rw, "dbms", r->server.dbms, false);
 	add(rw, "version", r->server.version, false);
 	add(rw, "version_string", r->server.version_string, false);

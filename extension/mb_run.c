@@ -74,6 +74,10 @@ static bool mb_direct_pages_built = true;
 static bool mb_direct_pages_built = false;
 #endif
 
+/* the reports' scope, read in SQL alone (microbench.scoped_runs()) */
+static char *mb_report_host = NULL;
+static char *mb_report_campaign = NULL;
+
 void
 _PG_init(void)
 {
@@ -99,6 +103,20 @@ _PG_init(void)
 							 &mb_inject_load_error, MB_LOAD_STEP_NONE, mb_load_step_options,
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
 							 NULL, NULL, NULL);
+	/*
+	 * Read by the reports' microbench.scoped_runs() (results_schema/
+	 * 12_fleet.sql) alone; defined here because the prefix is reserved.
+	 */
+	DefineCustomStringVariable("microbench.report_host",
+							   "Makes the reports read the runs of this host (its label) alone.",
+							   "Empty: the runs of every host.",
+							   &mb_report_host, "", PGC_USERSET, 0,
+							   NULL, NULL, NULL);
+	DefineCustomStringVariable("microbench.report_campaign",
+							   "Makes the reports read the runs of this campaign alone.",
+							   "Empty: the runs of every campaign, and those of none.",
+							   &mb_report_campaign, "", PGC_USERSET, 0,
+							   NULL, NULL, NULL);
 	MarkGUCPrefixReserved("microbench");
 }
 

@@ -75,47 +75,19 @@ UPDATE microbench.runs SET driver = 'mysql' WHERE driver = 'microbench-mysql';
 
 -- Runs that a client could not insert directly (no results database given,
 -- or it was down) arrive as JSON lines, one object per run with the column
--- names of microbench.runs.  One command loads a file, all lines or none,
--- naming a line the database refuses and skipping runs already loaded
--- (docs/client.md):
---   microbench-mysql load microbench-results.jsonl --results-db=CONNINFO
--- It queues each line and calls import_runs() in one transaction.  Without
--- the client, psql does the same in two steps, queue then import:
+-- names of microbench.runs.  One command loads a file, each run in a
+-- transaction of its own, naming a line the database refuses and skipping
+-- runs already loaded (their run_uid, 12_fleet.sql; docs/client.md):
+--   microbench load microbench-results.jsonl --results-db=CONNINFO
+-- Without the client, psql does the same in two steps, queue then import:
 --   \copy microbench.import_queue (doc) FROM 'microbench-results.jsonl'
 --         WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 --   SELECT microbench.import_runs();
 -- (the csv options with unused control characters pass each line through
--- untouched, backslashes included; loading a file twice this way inserts
--- its runs twice).
+-- untouched, backslashes included).
 CREATE TABLE IF NOT EXISTS microbench.import_queue (
     doc jsonb NOT NULL
 );
 
-CREATE OR REPLACE FUNCTION microbench.import_runs()
-RETURNS bigint
-LANGUAGE sql
-SET search_path = pg_catalog, pg_temp
-AS $$
-    WITH queued AS (
-        DELETE FROM microbench.import_queue RETURNING doc
-    ), inserted AS (
-        -- every column the line has, so columns added later come along
-        INSERT INTO microbench.runs
-        SELECT r.*
-        FROM queued,
-             jsonb_populate_record(NULL::microbench.runs,
-                 queued.doc || jsonb_build_object(
-                     'run_id', nextval('microbench.runs_run_id_seq'),
-                     -- lines without a driver come from the MySQL/MariaDB client, and
-                     -- files written before the rename say microbench-mysql
-                     'driver', CASE WHEN coalesce(queued.doc ->> 'driver', 'microbench-mysql') = 'microbench-mysql'
-                                    THEN 'mysql' ELSE queued.doc ->> 'driver' END,
-                     'errors', coalesce((queued.doc ->> 'errors')::bigint, 0),
-                     'ps_mode', coalesce(queued.doc ->> 'ps_mode', 'auto'))) AS r
-        RETURNING 1
-    )
-    SELECT count(*) FROM inserted
-$$;
-
-COMMENT ON FUNCTION microbench.import_runs() IS
-    'move the runs queued in microbench.import_queue (JSON lines from microbench-mysql or export_runs) into microbench.runs; a line without a driver is a mysql run';
+-- microbench.import_runs() (12_fleet.sql) moves the queued lines into
+-- microbench.runs, each through microbench.push_run().

@@ -8,9 +8,11 @@
 -- can hold every run:
 --   psql -At -c "SELECT microbench.export_runs(labels => ARRAY['gcc'])" > gcc.jsonl
 --   microbench-mysql load gcc.jsonl --results-db='dbname=central'
--- (all lines or none, runs already in central skipped: docs/client.md; the
+-- (runs already in central skipped by their run_uid: docs/client.md; the
 -- \copy recipe in 10_runs.sql does it with psql alone).
--- The run_id is left out: the importing database numbers runs itself.
+-- The ids of this database are left out (the importing one numbers runs,
+-- hosts and campaigns itself), and a run's host, facts and campaign go as
+-- a fleet's tags (run_tags(), 12_fleet.sql).
 
 CREATE OR REPLACE FUNCTION microbench.export_runs(labels text[] DEFAULT NULL,
                                                   since timestamptz DEFAULT NULL,
@@ -19,7 +21,8 @@ RETURNS SETOF text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT (to_jsonb(r) - 'run_id')::text
+    SELECT (to_jsonb(r) - 'run_id' - 'host_facts_id' - 'campaign_id'
+            || microbench.run_tags(r.host_facts_id, r.campaign_id))::text
     FROM microbench.runs r
     WHERE (labels IS NULL OR r.label = ANY (labels))
       AND (since IS NULL OR r.started_at >= since)
@@ -28,4 +31,4 @@ AS $$
 $$;
 
 COMMENT ON FUNCTION microbench.export_runs(text[], timestamptz, bigint[]) IS
-    'runs as JSON lines (the columns of microbench.runs, without run_id), the format microbench.import_runs() loads';
+    'runs as JSON lines (the columns of microbench.runs without its ids, and the host and campaign as tags), the format microbench load and import_runs() load';

@@ -253,7 +253,7 @@ SELECT r.run_id, r.dbms, r.label, r.workload, r.phase, r.clients, r.queries, r.q
        r.hw_counters_note, r.disk_device, r.disk_note,
        -- last, so that CREATE OR REPLACE can add it to an older view
        r.driver
-FROM microbench.runs r;
+FROM microbench.scoped_runs() r;
 
 COMMENT ON VIEW microbench.run_costs IS
     'per run: QPS and every cost per query (CPU, context switches, WAL, buffers, HW counters, host CPU and disk, client CPU, InnoDB counters), each as microbench.metric_value defines it';
@@ -298,7 +298,7 @@ AS $$
                                           ELSE 'estimated cycles per query, L1 hits + 5 x LL hits + 35 x LL'
                                                ' misses of valgrind''s simulated caches, a model, not a clock' END,
                                      coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
-                                               FROM microbench.runs r
+                                               FROM microbench.scoped_runs() r
                                                WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
                                               'valgrind or perf_event'),
                                      metric, base, metric, other, other)
@@ -323,7 +323,7 @@ SELECT dbms, label, workload, phase,
        max(qps) AS max_qps,
        CASE WHEN count(*) > 1 AND avg(qps) > 0 THEN stddev_samp(qps) / avg(qps) END AS cv,
        driver
-FROM microbench.runs
+FROM microbench.scoped_runs()
 GROUP BY dbms, label, workload, phase, driver;
 
 COMMENT ON VIEW microbench.label_stats IS
@@ -367,7 +367,7 @@ BEGIN
     WITH cells AS (
         SELECT s.side, s.label, r.dbms, r.workload, array_agg(DISTINCT r.driver ORDER BY r.driver) AS drivers
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
-        JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND r.phase = check_drivers.phase
         WHERE s.driver IS NULL
         GROUP BY s.side, s.label, r.dbms, microbench.run_column(r.dbms, r.driver, by_path), r.workload
     )
@@ -396,7 +396,7 @@ BEGIN
     WITH cells AS (
         SELECT s.side, r.dbms, r.workload, array_agg(DISTINCT r.driver ORDER BY r.driver) AS drivers
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
-        JOIN microbench.runs r ON r.label = s.label AND r.phase = check_drivers.phase
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND r.phase = check_drivers.phase
                               AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE base_driver IS NULL OR other_driver IS NULL
         GROUP BY s.side, r.dbms, r.workload
@@ -422,12 +422,12 @@ BEGIN
 
     -- two drivers chosen: a DBMS that both sides ran over them
     IF base_driver <> other_driver
-       AND EXISTS (SELECT 1 FROM microbench.runs r
+       AND EXISTS (SELECT 1 FROM microbench.scoped_runs() r
                    WHERE r.label = base AND r.phase = check_drivers.phase AND r.driver = base_driver)
-       AND EXISTS (SELECT 1 FROM microbench.runs r
+       AND EXISTS (SELECT 1 FROM microbench.scoped_runs() r
                    WHERE r.label = other AND r.phase = check_drivers.phase AND r.driver = other_driver)
-       AND NOT EXISTS (SELECT 1 FROM microbench.runs b
-                       JOIN microbench.runs o ON o.dbms = b.dbms AND o.label = other
+       AND NOT EXISTS (SELECT 1 FROM microbench.scoped_runs() b
+                       JOIN microbench.scoped_runs() o ON o.dbms = b.dbms AND o.label = other
                                              AND o.phase = check_drivers.phase AND o.driver = other_driver
                        WHERE b.label = base AND b.phase = check_drivers.phase AND b.driver = base_driver) THEN
         RAISE EXCEPTION 'drivers % (label "%") and % (label "%") drive no DBMS in common: no cell of the report would have both sides',
@@ -462,7 +462,7 @@ BEGIN
     FROM (SELECT microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS col,
                  array_agg(DISTINCT r.instructions_counter ORDER BY r.instructions_counter) AS counters
           FROM (VALUES (base, base_driver), (other, other_driver)) AS s(label, driver)
-          JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+          JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
           WHERE r.phase = check_counters.phase
             AND r.instructions IS NOT NULL AND r.instructions_counter IS NOT NULL
           GROUP BY 1) d

@@ -40,7 +40,7 @@ AS $$
                r.label, r.driver, r.workload, microbench.metric_value(r, metric) AS v,
                CASE WHEN metric IN ('qps', 'qps_mean') THEN r.qps_per_second END AS per_second
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
-        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = side_stats.phase
           AND microbench.check_drivers(base, other, side_stats.phase, base_driver, other_driver)
           AND (NOT microbench.counted_metric(metric)
@@ -145,7 +145,7 @@ AS $$
                     THEN r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) END AS wait,
                CASE WHEN NOT microbench.counted_metric(metric) THEN r.busy_share END AS busy
         FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
-        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = comparison_pairs.phase
           AND microbench.check_drivers(base, other, comparison_pairs.phase, base_driver, other_driver)
     ), cells AS (
@@ -637,7 +637,7 @@ AS $$
                r.workload, count(DISTINCT r.seed) AS n
         FROM (VALUES (base, coalesce(compare.base_driver, compare.driver)),
                      (other, coalesce(compare.other_driver, compare.driver))) AS s(label, driver)
-        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE microbench.counted_metric(metric) AND r.phase = compare.phase
           AND microbench.metric_value(r, metric) IS NOT NULL
         GROUP BY 1, r.workload
@@ -855,7 +855,7 @@ AS $$
                    / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
                             + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
         FROM sides s
-        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         WHERE r.phase = compare_warnings.phase AND microbench.metric_value(r, 'qps') > 0
           AND microbench.check_drivers(base, other, compare_warnings.phase,
                                        coalesce(compare_warnings.base_driver, compare_warnings.driver),

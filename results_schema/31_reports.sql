@@ -268,7 +268,7 @@ AS $$
                coalesce(r.shared_blks_read, (r.server_status ->> 'Innodb_buffer_pool_reads')::bigint) AS blocks_read
         FROM (SELECT base AS label, base_driver AS driver
               UNION ALL SELECT o, other_driver FROM unnest(others) o) s
-        JOIN microbench.runs r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
         JOIN microbench.workloads w ON w.name = r.workload
         WHERE r.phase = count_caption.phase AND r.instructions_counter ~ '^(cachegrind|callgrind)'
     ), cold AS (
@@ -338,7 +338,7 @@ AS $$
                         THEN 'events=' || r.event_limit END,
                    CASE WHEN r.reconnect IS NOT NULL THEN 'reconnect=' || r.reconnect END), ' | ') AS opts
         FROM unnest(labels, drivers) WITH ORDINALITY AS l(label, driver, ord)
-        JOIN microbench.runs r ON r.label = l.label AND r.phase = options_caption.phase
+        JOIN microbench.scoped_runs() r ON r.label = l.label AND r.phase = options_caption.phase
                               AND (l.driver IS NULL OR r.driver = l.driver)
         GROUP BY l.label, l.driver, l.ord, r.driver
     ), per_label AS (
@@ -386,7 +386,7 @@ BEGIN
     -- a side without runs (the base first): an empty report
     SELECT s.label, s.drv INTO missing
     FROM (VALUES (1, base, bd), (2, other, od)) AS s(ord, label, drv)
-    WHERE NOT EXISTS (SELECT 1 FROM microbench.runs r
+    WHERE NOT EXISTS (SELECT 1 FROM microbench.scoped_runs() r
                       WHERE r.label = s.label AND r.phase = bench_report.phase
                         AND (s.drv IS NULL OR r.driver = s.drv))
     ORDER BY s.ord
@@ -500,7 +500,7 @@ BEGIN
     END IF;
     FOR d IN
         SELECT DISTINCT c.dbms, microbench.dbms_order(c.dbms)
-        FROM microbench.runs r,
+        FROM microbench.scoped_runs() r,
              LATERAL (SELECT microbench.run_column(r.dbms, r.driver, bd IS NULL AND od IS NULL) AS dbms) c
         WHERE r.label = base AND r.phase = bench_relative.phase AND (bd IS NULL OR r.driver = bd) ORDER BY 2
     LOOP

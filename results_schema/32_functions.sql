@@ -23,7 +23,7 @@ SELECT r.run_id, r.label, r.dbms, r.driver, r.workload, r.phase, r.seed,
        (f.e ->> 3)::bigint AS inclusive_instructions,
        (f.e ->> 2)::double precision / r.queries AS self_per_query,
        (f.e ->> 3)::double precision / r.queries AS inclusive_per_query
-FROM microbench.runs r
+FROM microbench.scoped_runs() r
 CROSS JOIN LATERAL jsonb_array_elements(r.functions) AS f(e)
 WHERE r.functions IS NOT NULL AND r.queries > 0;
 
@@ -110,7 +110,7 @@ AS $$
                  AS s(side, label, drv),
              LATERAL (SELECT coalesce(compare_functions.base_driver, compare_functions.driver) AS bd,
                              coalesce(compare_functions.other_driver, compare_functions.driver) AS od) d
-        JOIN microbench.runs r ON true
+        JOIN microbench.scoped_runs() r ON true
         WHERE r.label = s.label AND (s.drv IS NULL OR r.driver = s.drv)
           AND r.phase = compare_functions.phase
           AND (compare_functions.workload IS NULL OR r.workload = compare_functions.workload)

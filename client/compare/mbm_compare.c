@@ -30,6 +30,7 @@
  */
 #include "mbm.h"
 #include "mbm_compare.h"
+#include "mbm_fleet.h"
 #include "mbm_finish.h"
 #include "mbm_pgserver.h"
 #include "mbm_proc.h"
@@ -107,6 +108,11 @@ set_up(void)
 		mbm_finish("the extension could not be built", MBM_EXIT_FAILED);
 	}
 	mbm_stop_if_signalled();
+	if (mbm_fleet_start(err, sizeof(err)) != 0)
+	{
+		say("%s", err);
+		mbm_finish("the central database cannot take runs", MBM_EXIT_FAILED);
+	}
 	if (mbm_setup_results(err, sizeof(err)) != 0)
 	{
 		say("results database: %s", err);

@@ -5,6 +5,7 @@
  */
 #include "mbm.h"
 #include "mbm_finish.h"
+#include "mbm_fleet.h"
 #include "mbm_myserver.h"
 #include "mbm_pgserver.h"
 #include "mbm_proc.h"
@@ -44,6 +45,7 @@ mbm_finish(const char *status, int code)
 			   progress.copy_s / n, progress.boot_s / n, progress.stop_s / n,
 			   progress.remove_s / n,
 			   progress.failed_runs ? "; some runs failed, see manifest.json" : "");
+	mbm_fleet_finish();
 	PQfinish(results);
 	results = NULL;
 	mbm_pg_stop(&results_server);

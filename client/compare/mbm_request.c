@@ -73,6 +73,13 @@ usage(void)
 		   "                        quiet machine (a fixed CPU task timed within +-2%%, no\n"
 		   "                        neighbour taking over 20%% of a CPU)\n"
 		   "  --results-db CONNINFO put the runs here too (no password in it)\n"
+		   "  --campaign NAME       the campaign this comparison is part of: the name that\n"
+		   "                        groups the runs of a fleet's hosts (docs/fleet.md)\n"
+		   "  --host-label NAME     this host's name in the fleet [its hostname]\n"
+		   "  --push CONNINFO       push each run, tagged with the campaign, the host and its\n"
+		   "                        facts, to this central database as it goes (no password in\n"
+		   "                        it); runs it does not take stay in runs.jsonl for\n"
+		   "                        microbench load; needs --campaign\n"
 		   "  --out DIR             report.txt, report.md, report.svg, runs.jsonl,\n"
 		   "                        manifest.json and logs/ (a new or empty directory)\n"
 		   "  --keep                keep the work directory (pristine data, logs)\n"
@@ -310,6 +317,7 @@ take_build(const char *kind, const char *arg)
 }
 
 static void take_precision(const char *text);
+static void take_name(const char *opt, const char *text, const char **into);
 
 /* An option that names one of two things or both: which into *first and *second. */
 static void
@@ -366,6 +374,8 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
 		{"harness", required_argument, NULL, 'H'}, {"path", required_argument, NULL, 'W'},
+		{"push", required_argument, NULL, 'U'}, {"campaign", required_argument, NULL, 'C'},
+		{"host-label", required_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -434,6 +444,21 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 					rq.results_db = optarg;
 					break;
 				}
+			case 'U':
+				{
+					char		err[256];
+
+					if (mbm_conninfo_check("push", optarg, "", err, sizeof(err)) != 0)
+						refuse("%s", err);
+					rq.push = optarg;
+					break;
+				}
+			case 'C':
+				take_name("--campaign", optarg, &rq.campaign);
+				break;
+			case 'L':
+				take_name("--host-label", optarg, &rq.host_label);
+				break;
 			case 'o':
 				rq.out = optarg;
 				break;
@@ -452,6 +477,20 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 	}
 	if (optind < argc)
 		refuse("unexpected \"%s\"", argv[optind]);
+}
+
+/* --campaign, --host-label: a name a fleet's reports print, so printable and one line. */
+static void
+take_name(const char *opt, const char *text, const char **into)
+{
+	const char *p;
+
+	if (text[0] == '\0' || strlen(text) > 63)
+		refuse("%s wants a name of 1 to 63 characters, not \"%s\"", opt, text);
+	for (p = text; *p; p++)
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			refuse("%s \"%s\" holds a control character", opt, text);
+	*into = text;
 }
 
 /* --precision P or P%: a fraction. */
@@ -688,6 +727,9 @@ mbm_request_parse(int argc, char **argv)
 	check_metric(rq.threshold >= 0);
 	if (rq.results_db)
 		check_results_db();
+	if (rq.push && rq.campaign == NULL)
+		refuse("--push needs --campaign NAME: the name that groups this comparison's runs with"
+			   " the other hosts'");
 	choose_results_pg();
 	check_sets();
 	if (suite && workloads[0])

@@ -3,13 +3,15 @@
  * the build's pristine data, a fresh start of its server pinned to the
  * measured CPUs, the measurement (mbm_measure.c), the server stopped and
  * the copy removed; the run's row kept in runs.jsonl and loaded into
- * the results database at once, so nothing measured is lost.  A timed
+ * the results database at once, so nothing measured is lost, with the
+ * fleet's tags and pushed to its central database (mbm_fleet.c).  A timed
  * run on a server that is up and the keeping of a run are shared with
  * the turns of mbm_turns.c, the start and the keeping with the counted
  * runs of mbm_count_round.c.
  */
 #include "mbm.h"
 #include "mbm_run_one.h"
+#include "mbm_fleet.h"
 #include "mbm_machine.h"
 #include "mbm_measure.h"
 #include "mbm_myserver.h"
@@ -63,10 +65,11 @@ add_neighbours(char **line, double share, const char *note)
 
 /* The run's JSON line kept in runs.jsonl and loaded into the results database. */
 static void
-record_run(const char *line)
+record_run(const char *measured)
 {
 	char		path[1200];
 	FILE	   *f;
+	char	   *line = mbm_fleet_tag(measured);
 	const char *ins[1] = {line};
 	char		err[512];
 
@@ -81,6 +84,8 @@ record_run(const char *line)
 		mbm_pg_exec(results, "SELECT microbench.import_runs()", 0, NULL, NULL, 0, err,
 					sizeof(err)) != 0)
 		say("the results database did not take a run (%s); it is in %s", err, path);
+	mbm_fleet_push(line);
+	free(line);
 }
 
 /*

@@ -83,6 +83,9 @@ typedef struct mbm_request
 	double		precision;		/* go on until every interval is within +-this; 0: no */
 	const char *cpus;
 	const char *results_db;
+	const char *push;			/* --push: the central database each run goes to as well */
+	const char *campaign;		/* --campaign: the name that groups a fleet's runs */
+	const char *host_label;		/* --host-label: this host's name in the fleet [its hostname] */
 	const char *out;
 	bool		keep;
 	const char *sets[32];

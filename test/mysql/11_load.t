@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # 11_load.t — microbench-mysql load: a run that landed in the results file
 # (results database down) goes into microbench.runs with one command, with
-# the values the file has; a bad line loads nothing and is named by file and
-# line; a missing file is one line and exit 2; standard input works; a run
-# already in the database is skipped, so loading twice adds nothing.
+# the values the file has; each run loads in a transaction of its own, so a
+# bad line is named by file and line and the runs before it stay; a missing
+# file is one line and exit 2; standard input works; a run already in the
+# database (its run_uid) is skipped, so loading twice adds nothing.
 set -u
 . "$(dirname "$0")/tap.sh"
 
@@ -13,6 +14,9 @@ trap 'rm -rf "$dir"' EXIT
 runs() { pg_value "SELECT count(*) FROM microbench.runs"; }
 # load ARGS...: the client's load, stdout and stderr kept apart
 load() { "$MBM" load "$@" >"$dir/out" 2>"$dir/err"; }
+# relabel NEW: the run of r.jsonl as another run, labelled NEW (a copy with
+# its run_uid would be the same run)
+relabel() { sed "s/\"loadme\"/\"$1\"/; s/\"run_uid\": \"[^\"]*\", //" "$dir/r.jsonl"; }
 
 # ---- a run the results database did not take ----
 mbm --table-size=5000 --time=0.5 --warmup-time=0 --label=loadme --rand-seed=11 \
@@ -47,28 +51,34 @@ grep -q "^loaded 0 runs into microbench.runs from $dir/r.jsonl; skipped 1 alread
 ok $? "... and says it skipped the run already there ($(cat "$dir/out"))"
 
 # ---- several files, blank lines skipped, counted per file ----
-sed 's/"loadme"/"second"/' "$dir/r.jsonl" >"$dir/a.jsonl"
-{ echo; sed 's/"loadme"/"third"/' "$dir/r.jsonl"; echo "   "; echo; } >"$dir/b.jsonl"
+relabel second >"$dir/a.jsonl"
+{ echo; relabel third; echo "   "; echo; } >"$dir/b.jsonl"
 load "$dir/a.jsonl" "$dir/b.jsonl" --results-db="$MB_RESULTS_DB"
 is "$?:$(cat "$dir/out")" "0:loaded 2 runs into microbench.runs from $dir/a.jsonl (1), $dir/b.jsonl (1)" \
    "two files, blank lines skipped: one line with the count per file"
 is "$(pg_value "SELECT string_agg(label, ',' ORDER BY label) FROM microbench.runs WHERE label IN ('second', 'third')")" \
    "second,third" "... and both runs are in microbench.runs"
 
-# ---- a bad line: nothing of the whole load, the line named ----
+# ---- a bad line: the runs before it stay, the line named, a second load finishes ----
 before=$(runs)
-{ sed 's/"loadme"/"bad1"/' "$dir/r.jsonl"; echo; echo '{"dbms": "mariadb", "workload": '; } >"$dir/bad.jsonl"
-sed 's/"loadme"/"bad0"/' "$dir/r.jsonl" >"$dir/good.jsonl"
+{ relabel bad1; echo; echo '{"dbms": "mariadb", "workload": '; } >"$dir/bad.jsonl"
+relabel bad0 >"$dir/good.jsonl"
 load "$dir/good.jsonl" "$dir/bad.jsonl" --results-db="$MB_RESULTS_DB"
 is "$?:$(wc -l <"$dir/err")" "1:1" "a line that is not JSON: exit 1, one line on stderr"
 grep -q "^microbench-mysql: load: $dir/bad.jsonl:3: invalid input syntax for type json" "$dir/err"
 ok $? "... naming the file and line and the server's reason ($(cat "$dir/err"))"
-grep -q "nothing was loaded" "$dir/err"
-ok $? "... and saying nothing was loaded"
-is "$(runs):$(wc -c <"$dir/out")" "$before:0" "... and nothing was: not the good file's run, not the bad file's first line"
+grep -q "2 runs before it loaded (and 0 already there): load again once it is fixed" "$dir/err"
+ok $? "... and saying how many runs loaded before it"
+is "$(runs):$(wc -c <"$dir/out")" "$((before + 2)):0" "... which they did, each in its own transaction"
+sed -i 3d "$dir/bad.jsonl"
+load "$dir/good.jsonl" "$dir/bad.jsonl" --results-db="$MB_RESULTS_DB"
+is "$?:$(cat "$dir/out"):$(runs)" \
+   "0:loaded 0 runs into microbench.runs from $dir/good.jsonl (0), $dir/bad.jsonl (0); skipped 2 already there (the same run_uid):$((before + 2))" \
+   "loading again once the line is fixed adds nothing twice"
+before=$(runs)
 
-# a JSON line import_runs() refuses (a dbms microbench.runs does not take)
-sed 's/"loadme"/"bad2"/; s/"dbms": "mariadb"/"dbms": "oracle"/' "$dir/r.jsonl" >"$dir/bad2.jsonl"
+# a JSON line push_run() refuses (a dbms microbench.runs does not take)
+relabel bad2 | sed 's/"dbms": "mariadb"/"dbms": "oracle"/' >"$dir/bad2.jsonl"
 load - "$dir/bad2.jsonl" --results-db="$MB_RESULTS_DB" <"$dir/good.jsonl"
 is "$?:$(wc -l <"$dir/err")" "1:1" "a line microbench.runs refuses: exit 1, one line"
 grep -q "^microbench-mysql: load: $dir/bad2.jsonl:1: .*runs_dbms_check" "$dir/err"
@@ -92,14 +102,15 @@ load --results-db="$MB_RESULTS_DB"
 is "$?:$(wc -l <"$dir/err")" "2:1" "no file: exit 2, one line"
 
 # ---- standard input ----
-load - --results-db="$MB_RESULTS_DB" <"$dir/good.jsonl"
+relabel stdin >"$dir/stdin.jsonl"
+load - --results-db="$MB_RESULTS_DB" <"$dir/stdin.jsonl"
 is "$?:$(cat "$dir/out")" "0:loaded 1 run into microbench.runs from standard input" "- reads standard input"
-is "$(pg_value "SELECT count(*) FROM microbench.runs WHERE label = 'bad0'")" 1 "... and its run is in microbench.runs"
+is "$(pg_value "SELECT count(*) FROM microbench.runs WHERE label = 'stdin'")" 1 "... and its run is in microbench.runs"
 load - - --results-db="$MB_RESULTS_DB" </dev/null
 is "$?:$(wc -l <"$dir/err")" "2:1" "- twice: exit 2, one line"
 
 # ---- the results database: from libpq's environment, never with a password ----
-sed 's/"loadme"/"fromenv"/' "$dir/r.jsonl" >"$dir/env.jsonl"
+relabel fromenv >"$dir/env.jsonl"
 PGDATABASE=microbench_results "$MBM" load "$dir/env.jsonl" >"$dir/out" 2>"$dir/err"
 is "$?:$(pg_value "SELECT count(*) FROM microbench.runs WHERE label = 'fromenv'")" "0:1" \
    "without --results-db, load reaches libpq's PGHOST/PGDATABASE"
@@ -112,15 +123,11 @@ is "$?:$(wc -l <"$dir/err")" "2:1" "an unreachable results database: exit 2, one
 grep -q "cannot reach the results database" "$dir/err"
 ok $? "... saying so ($(cat "$dir/err"))"
 
-# a line some \copy left queued would be imported with ours: refused
-before=$(runs)
-psql -X -q -d "$MB_RESULTS_DB" -c "INSERT INTO microbench.import_queue (doc) VALUES ('{}')"
-sed 's/"loadme"/"queued"/' "$dir/r.jsonl" >"$dir/q.jsonl"
-load "$dir/q.jsonl" --results-db="$MB_RESULTS_DB"
-is "$?:$(wc -l <"$dir/err")" "2:1" "lines already in microbench.import_queue: exit 2, one line"
-grep -q "import_queue already holds 1 line" "$dir/err"
-ok $? "... saying what is queued and what to do ($(cut -c1-100 "$dir/err"))"
-is "$(runs):$(pg_value "SELECT count(*) FROM microbench.import_queue")" "$before:1" "... touching neither table"
-psql -X -q -d "$MB_RESULTS_DB" -c "DELETE FROM microbench.import_queue"
+# the \copy recipe (10_runs.sql) goes through push_run() too: a run already there stays one
+psql -X -q -d "$MB_RESULTS_DB" \
+    -c "\\copy microbench.import_queue (doc) FROM '$dir/stdin.jsonl' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')" \
+    -c "SELECT microbench.import_runs()" >/dev/null
+is "$(pg_value "SELECT count(*) FROM microbench.runs WHERE label = 'stdin'"):$(pg_value "SELECT count(*) FROM microbench.import_queue")" \
+   "1:0" "import_runs() skips a run already loaded, and empties the queue"
 
 done_testing
