@@ -33,20 +33,21 @@ AS $$
 $$;
 
 -- The hosts that ran base or other (in the campaign, when named), smallest
--- first (threads, then memory, then label): each with the facts of its
+-- first (threads, then memory; alike, the first to run first): each with the facts of its
 -- latest run and how many sets of facts its runs had.
 CREATE OR REPLACE FUNCTION microbench.campaign_hosts(base text, other text, campaign text, phase text)
 RETURNS TABLE (host_order integer, host_label text, facts_id bigint, fact_sets integer)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT (row_number() OVER (ORDER BY l.threads, l.memory_bytes, l.label))::integer,
+    SELECT (row_number() OVER (ORDER BY l.threads, l.memory_bytes, l.first_run, l.label))::integer,
            l.label, l.facts_id, l.fact_sets
     FROM (SELECT h.label,
                  (array_agg(f.facts_id ORDER BY r.started_at DESC))[1] AS facts_id,
                  (array_agg(f.threads ORDER BY r.started_at DESC))[1] AS threads,
                  (array_agg(f.memory_bytes ORDER BY r.started_at DESC))[1] AS memory_bytes,
-                 count(DISTINCT f.facts_id)::integer AS fact_sets
+                 count(DISTINCT f.facts_id)::integer AS fact_sets,
+                 min(r.started_at) AS first_run
           FROM microbench.runs r
           JOIN microbench.host_facts f ON f.facts_id = r.host_facts_id
           JOIN microbench.hosts h ON h.host_id = f.host_id

@@ -61,7 +61,7 @@ done
 is "$(q "SELECT count(DISTINCT label) || ' ' || count(*) FILTER (WHERE label = 'durable') FROM microbench.runs r
          JOIN microbench.campaigns c USING (campaign_id) WHERE c.name = 'sync-test'")" "2 8" \
    "both labels; durable ran 2 workloads x 2 rounds on each of the 2 hosts"
-is "$(q "SELECT string_agg(DISTINCT f.storage IS NOT NULL AND f.threads > 0 AND f.kernel LIKE 'Linux %' AND f.machine_id <> '' AND f.os <> '', ',')
+is "$(q "SELECT string_agg(DISTINCT (f.storage IS NOT NULL AND f.threads > 0 AND f.kernel LIKE 'Linux %' AND f.machine_id <> '' AND f.os <> '')::text, ',')
          FROM microbench.host_facts f JOIN microbench.hosts h USING (host_id) WHERE h.label IN ('small', 'large')")" "true" \
    "the hosts' facts have their storage, threads, kernel, machine id and OS"
 
