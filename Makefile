@@ -8,7 +8,8 @@
 #   make test       unit tests, pgTAP tests on a throwaway cluster, the
 #                   client's tests on a throwaway MariaDB and (driver pgsql)
 #                   on a throwaway Postgres, microbench-compare's, a short
-#                   demo's, the release tarball's; runs every suite, TEST_JOBS (2)
+#                   demo's, a fleet's (many hosts pushing to one database,
+#                   the Ansible playbook), the release tarball's; runs every suite, TEST_JOBS (2)
 #                   side by side, then fails with a summary of those that
 #                   failed
 #   make installcheck  the Postgres tests against the server PGHOST, PGPORT
@@ -24,7 +25,7 @@ PG_CONFIG ?= pg_config
 export PG_CONFIG
 PREFIX ?= /usr/local
 
-.PHONY: all install test unit-test pg-test mysql-test pgsql-test compare-test demo-test dist-test installcheck dist \
+.PHONY: all install test unit-test pg-test mysql-test pgsql-test compare-test demo-test fleet-test dist-test installcheck dist \
 	demo bench deps clean
 
 # the release version, as PGXN sees it
@@ -66,6 +67,10 @@ pgsql-test: $(SUITE_SETUP)
 compare-test: $(SUITE_SETUP)
 	test/run_compare_tests.sh
 
+# a fleet's central database: pushes from many hosts, the playbook on two
+fleet-test: $(if $(SUITE_SETUP),all)
+	test/run_fleet_tests.sh
+
 # make demo in a short form, with its acceptance's checks
 demo-test: $(SUITE_SETUP)
 	prove --failures test/demo.t
@@ -76,7 +81,7 @@ dist-test:
 # the longest suites start first and the rest queue behind
 test: deps
 	$(MAKE) install
-	SUITE_SETUP= test/run_suites.sh -j $(TEST_JOBS) compare-test pg-test demo-test mysql-test pgsql-test dist-test unit-test
+	SUITE_SETUP= test/run_suites.sh -j $(TEST_JOBS) compare-test pg-test demo-test mysql-test pgsql-test fleet-test dist-test unit-test
 
 installcheck:
 	MB_TEST_EXISTING_SERVER=1 test/pg_suite.sh

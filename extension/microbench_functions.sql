@@ -429,7 +429,7 @@ BEGIN
                                  'microbench_prewarm'))
            OR (p.pronamespace = 'microbench'::regnamespace
                AND p.proname IN ('suite_steps', 'suite_start', 'suite_step', 'suite_done',
-                                 'import_runs'))
+                                 'import_runs', 'push_run'))
     LOOP
         EXECUTE pg_catalog.format('REVOKE EXECUTE ON ROUTINE %s FROM PUBLIC', routine);
         EXECUTE pg_catalog.format('GRANT EXECUTE ON ROUTINE %s TO microbench_user', routine);
@@ -443,4 +443,8 @@ GRANT SELECT, INSERT, DELETE ON microbench.runs TO microbench_user;
 GRANT USAGE ON SEQUENCE microbench.runs_run_id_seq TO microbench_user;
 GRANT SELECT, INSERT, UPDATE ON microbench.datasets TO microbench_user;
 GRANT SELECT, INSERT, DELETE ON microbench.import_queue TO microbench_user;
+-- a run's host, facts and campaign are made with it (results_schema/12_fleet.sql)
+GRANT INSERT ON microbench.hosts, microbench.host_facts, microbench.campaigns TO microbench_user;
+GRANT USAGE ON SEQUENCE microbench.hosts_host_id_seq, microbench.host_facts_facts_id_seq,
+    microbench.campaigns_campaign_id_seq TO microbench_user;
 GRANT SELECT ON ALL TABLES IN SCHEMA microbench TO microbench_user;

@@ -14,6 +14,7 @@ packages=(
     mariadb-server mariadb-client libmariadb-dev
     chromium fonts-dejavu-core python3
     valgrind
+    git ansible
 )
 
 missing=()

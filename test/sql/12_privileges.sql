@@ -80,14 +80,15 @@ SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1)
            JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'microbench'
            WHERE p.prosecdef),
           NULL, 'no function of the extension is SECURITY DEFINER');
-SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1)
+SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY p.oid::regprocedure::text COLLATE "C")
            FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
            JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'microbench'
            JOIN pg_language l ON l.oid = p.prolang
            WHERE l.lanname IN ('sql', 'plpgsql')
              AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false)),
-          ARRAY['bench_suite(text,double precision,double precision,double precision,integer,double precision,integer,bigint,text[],double precision,text[],text,double precision,integer)'],
-          'every SQL function pins search_path (bench_suite, a procedure that commits, cannot: its body calls only qualified, pinned functions)');
+          ARRAY['bench_suite(text,double precision,double precision,double precision,integer,double precision,integer,bigint,text[],double precision,text[],text,double precision,integer)',
+                'microbench.scoped_runs()'],
+          'every SQL function pins search_path (bench_suite, a procedure that commits, cannot: its body calls only qualified, pinned functions; nor scoped_runs, which must be inlined: its body names only qualified objects and operators)');
 
 -- ---- a hostile search_path cannot redirect the extension's own queries ----
 CREATE SCHEMA evil;
