@@ -15,6 +15,8 @@
  *   mbm_run_one.c   one timed run on a fresh server start
  *   mbm_finish.c    every way out
  *   mbm_reports.c   the reports and the manifest
+ *   mbm_fleet.c     a fleet's campaign: every run tagged with the campaign
+ *                   and the host, and pushed to the central database
  *   mbm_request.c   the request and its checks
  *   mbm_count.c     a counted run on a server up under valgrind: the
  *                   instructions of its window

@@ -28,6 +28,7 @@
 static struct
 {
 	char	   *tags;			/* ", \"host_label\": ..." appended to every line */
+	char		host_label[256];	/* --host-label, or the hostname */
 	PGconn	   *central;		/* --push, NULL while unreachable */
 	time_t		failed_at;		/* the last failed push, 0: none */
 	long		pushed;
@@ -71,7 +72,6 @@ static int
 make_tags(char *err, size_t errlen)
 {
 	char		machine_id[128];
-	char		hostname[256] = "";
 	char	   *facts = mbm_host_facts_json(progress.workdir, machine_id, sizeof(machine_id));
 	size_t		len = 0;
 	FILE	   *f = open_memstream(&fleet.tags, &len);
@@ -82,10 +82,12 @@ make_tags(char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (rq.host_label == NULL && gethostname(hostname, sizeof(hostname) - 1) != 0)
-		snprintf(hostname, sizeof(hostname), "localhost");
+	if (rq.host_label)
+		snprintf(fleet.host_label, sizeof(fleet.host_label), "%s", rq.host_label);
+	else if (gethostname(fleet.host_label, sizeof(fleet.host_label) - 1) != 0)
+		snprintf(fleet.host_label, sizeof(fleet.host_label), "localhost");
 	fputs(", \"host_label\": ", f);
-	mbm_json_string(f, rq.host_label ? rq.host_label : hostname);
+	mbm_json_string(f, fleet.host_label);
 	if (machine_id[0])
 	{
 		fputs(", \"machine_id\": ", f);
@@ -195,6 +197,18 @@ mbm_fleet_push(const char *line)
 		fleet.failed_at = time(NULL);
 	}
 	fleet.not_pushed++;
+}
+
+void
+mbm_fleet_manifest(FILE *f)
+{
+	if (rq.campaign == NULL)
+		return;
+	fputs("  \"fleet\": {\"campaign\": ", f);
+	mbm_json_string(f, rq.campaign);
+	fputs(", \"host_label\": ", f);
+	mbm_json_string(f, fleet.host_label);
+	fprintf(f, ", \"pushed\": %ld, \"not_pushed\": %ld},\n", fleet.pushed, fleet.not_pushed);
 }
 
 void

@@ -6,6 +6,7 @@
 #define MBM_FLEET_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Before the first run: the tags made, --push's database reached if it answers; 0, or -1 with err. */
 extern int	mbm_fleet_start(char *err, size_t errlen);
@@ -15,6 +16,9 @@ extern char *mbm_fleet_tag(const char *line);
 
 /* A tagged line into --push's database, when given; a failure is said and counted, never fatal. */
 extern void mbm_fleet_push(const char *line);
+
+/* The manifest's "fleet" line: campaign, host label, runs pushed and not (nothing without --campaign). */
+extern void mbm_fleet_manifest(FILE *f);
 
 /* At the end: how many runs were pushed, and how to push the rest. */
 extern void mbm_fleet_finish(void);

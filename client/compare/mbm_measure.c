@@ -112,7 +112,7 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 				seed[32],
 				warmup_events[32];
 	const char *params[12];
-	const char *sql = "SELECT (to_jsonb(r) - 'run_id')::text"
+	const char *sql = "SELECT (to_jsonb(r) - 'run_id' - 'host_facts_id' - 'campaign_id')::text"
 		" FROM bench_run($1, seconds => $2::float8, warmup => $3::float8, clients => $4::int,"
 		" tables => $5::int, label => $6, phase => 'post', round => $7::int, events => $8::bigint,"
 		" seed => $9::bigint, warmup_events => $10::bigint, count_window => $11::boolean,"

@@ -5,6 +5,7 @@
  */
 #include "mbm.h"
 #include "mbm_reports.h"
+#include "mbm_fleet.h"
 #include "mbm_count.h"
 #include "mbm_labels.h"
 #include "mbm_machine.h"
@@ -273,6 +274,7 @@ mbm_manifest_write(void)
 			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.turns, rq.clients, rq.max_minutes,
 			rq.threshold, rq.confidence, mbm_path_text(&rq), progress.runs, progress.failed_runs);
 	write_counting(f);
+	mbm_fleet_manifest(f);
 	if (rq.timed)
 		mbm_machine_manifest(f);
 	fprintf(f, "  \"seconds_per_run\": {\"measured\": %.2f, \"copy\": %.2f, \"start\": %.2f,"

@@ -317,7 +317,7 @@ take_build(const char *kind, const char *arg)
 }
 
 static void take_precision(const char *text);
-static void take_name(const char *opt, const char *text, const char **into);
+static void take_fleet(int ch, const char *text);
 
 /* An option that names one of two things or both: which into *first and *second. */
 static void
@@ -445,19 +445,9 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 					break;
 				}
 			case 'U':
-				{
-					char		err[256];
-
-					if (mbm_conninfo_check("push", optarg, "", err, sizeof(err)) != 0)
-						refuse("%s", err);
-					rq.push = optarg;
-					break;
-				}
 			case 'C':
-				take_name("--campaign", optarg, &rq.campaign);
-				break;
 			case 'L':
-				take_name("--host-label", optarg, &rq.host_label);
+				take_fleet(ch, optarg);
 				break;
 			case 'o':
 				rq.out = optarg;
@@ -479,18 +469,33 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 		refuse("unexpected \"%s\"", argv[optind]);
 }
 
-/* --campaign, --host-label: a name a fleet's reports print, so printable and one line. */
+/*
+ * --push (a conninfo without a password), --campaign and --host-label (names
+ * a fleet's reports print, so one printable line).
+ */
 static void
-take_name(const char *opt, const char *text, const char **into)
+take_fleet(int ch, const char *text)
 {
+	const char *opt = ch == 'U' ? "--push" : ch == 'C' ? "--campaign" : "--host-label";
 	const char *p;
+	char		err[256];
 
+	if (ch == 'U')
+	{
+		if (mbm_conninfo_check("push", text, "", err, sizeof(err)) != 0)
+			refuse("%s", err);
+		rq.push = text;
+		return;
+	}
 	if (text[0] == '\0' || strlen(text) > 63)
 		refuse("%s wants a name of 1 to 63 characters, not \"%s\"", opt, text);
 	for (p = text; *p; p++)
 		if ((unsigned char) *p < 0x20 || *p == 0x7f)
 			refuse("%s \"%s\" holds a control character", opt, text);
-	*into = text;
+	if (ch == 'C')
+		rq.campaign = text;
+	else
+		rq.host_label = text;
 }
 
 /* --precision P or P%: a fraction. */
