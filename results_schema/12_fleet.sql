@@ -239,19 +239,20 @@ $$;
 -- and one campaign (by name) when microbench.report_host and
 -- microbench.report_campaign say so.  It is inlined into the reports'
 -- queries (which a SET clause would prevent: so no pinned search_path here,
--- and every name and operator in it is qualified).
+-- and every name and operator in it is qualified); whether a scope is set
+-- is a subquery of its own, read once a query rather than once a row.
 CREATE OR REPLACE FUNCTION microbench.scoped_runs()
 RETURNS SETOF microbench.runs
 LANGUAGE sql STABLE
 AS $$
     SELECT r.* FROM microbench.runs r
-    WHERE (coalesce(pg_catalog.current_setting('microbench.report_host', true), '') OPERATOR(pg_catalog.=) ''
+    WHERE ((SELECT coalesce(pg_catalog.current_setting('microbench.report_host', true), '') OPERATOR(pg_catalog.=) '')
            OR EXISTS (SELECT FROM microbench.host_facts f
                       JOIN microbench.hosts h ON h.host_id OPERATOR(pg_catalog.=) f.host_id
                       WHERE f.facts_id OPERATOR(pg_catalog.=) r.host_facts_id
                         AND h.label OPERATOR(pg_catalog.=)
                             pg_catalog.current_setting('microbench.report_host', true)))
-      AND (coalesce(pg_catalog.current_setting('microbench.report_campaign', true), '') OPERATOR(pg_catalog.=) ''
+      AND ((SELECT coalesce(pg_catalog.current_setting('microbench.report_campaign', true), '') OPERATOR(pg_catalog.=) '')
            OR EXISTS (SELECT FROM microbench.campaigns c
                       WHERE c.campaign_id OPERATOR(pg_catalog.=) r.campaign_id
                         AND c.name OPERATOR(pg_catalog.=)
