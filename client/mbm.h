@@ -326,6 +326,8 @@ extern int	mbm_results_db_check(const char *conninfo, char *err, size_t errlen);
  * with the reason in err; or_else names what else the option may be ("a
  * database name, ") for the message.
  */
+/* text as one shell word, quoted when a shell would read it otherwise, to stdout */
+extern void mbm_print_shell_word(const char *text);
 extern int	mbm_conninfo_check(const char *option, const char *conninfo, const char *or_else,
 							   char *err, size_t errlen);
 /*

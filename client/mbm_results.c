@@ -527,8 +527,8 @@ mbm_record_result(const mbm_options *o, const mbm_result *r, bool *in_file_only)
  * text as one shell word: as it is when nothing in it is special to a shell,
  * else between single quotes, so the printed command can be pasted.
  */
-static void
-print_shell_word(const char *text)
+void
+mbm_print_shell_word(const char *text)
 {
 	const char *p;
 
@@ -552,10 +552,10 @@ mbm_print_load_recipe(const char *results_file, const char *results_db)
 {
 	/* the conninfo given, which holds no password (mbm_results_db_check) */
 	printf("load %s into the results database with:\n  %s load ", results_file, mbm_progname);
-	print_shell_word(results_file);
+	mbm_print_shell_word(results_file);
 	printf(" --results-db=");
 	if (results_db)
-		print_shell_word(results_db);
+		mbm_print_shell_word(results_db);
 	else
 		printf("CONNINFO");
 	printf("\n");

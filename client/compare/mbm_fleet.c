@@ -220,10 +220,17 @@ mbm_fleet_finish(void)
 		printf("pushed %ld run%s to the central database (--push)\n", fleet.pushed,
 			   fleet.pushed == 1 ? "" : "s");
 	else
+	{
+		char		file[1100];
+
 		printf("pushed %ld run%s to the central database; %ld were not taken: push them with\n"
-			   "  microbench load %s/runs.jsonl --results-db='%s'\n"
-			   "(the runs already there are skipped)\n", fleet.pushed, fleet.pushed == 1 ? "" : "s",
-			   fleet.not_pushed, rq.out, rq.push);
+			   "  microbench load ", fleet.pushed, fleet.pushed == 1 ? "" : "s", fleet.not_pushed);
+		snprintf(file, sizeof(file), "%s/runs.jsonl", rq.out);
+		mbm_print_shell_word(file);
+		printf(" --results-db=");
+		mbm_print_shell_word(rq.push);
+		printf("\n(the runs already there are skipped)\n");
+	}
 	PQfinish(fleet.central);
 	fleet.central = NULL;
 }
