@@ -15,6 +15,9 @@
 --     older runs keep theirs;
 --   * a campaign is a name and the comparison's spec, grouping the runs of
 --     every host.
+-- A run inserted directly (the client's --results-db, the extension's
+-- bench_run) has no host or campaign: it is a run of one machine's own
+-- database, which the reports read whole.
 -- The reports read a host's (and a campaign's) runs alone when
 -- microbench.report_host (and microbench.report_campaign) are set:
 -- microbench.scoped_runs(), which every report reads instead of the table.
@@ -141,32 +144,21 @@ BEGIN
 END
 $$;
 
--- A run that arrives without a host (the extension's bench_run, an older
--- client's INSERT) is put under the host named by its own host column,
--- with the facts its row has.
-CREATE OR REPLACE FUNCTION microbench.runs_fill_host()
-RETURNS trigger LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    NEW.host_facts_id := microbench.host_facts_id(
-        NEW.host, NULL,
-        jsonb_build_object('cpu_model', NEW.cpu_model, 'threads', NEW.cpu_cores,
-                           'memory_bytes', NEW.memory_bytes, 'kernel', NEW.kernel));
-    RETURN NEW;
-END
-$$;
-
+-- A trigger from an earlier form of this file filed every run inserted
+-- without a host; it needed rights on hosts that a role allowed to insert
+-- runs alone did not have.  push_run() does it now.
 DROP TRIGGER IF EXISTS runs_fill_host ON microbench.runs;
-CREATE TRIGGER runs_fill_host BEFORE INSERT ON microbench.runs
-    FOR EACH ROW WHEN (NEW.host_facts_id IS NULL) EXECUTE FUNCTION microbench.runs_fill_host();
+DROP FUNCTION IF EXISTS microbench.runs_fill_host();
 
 -- One run, a JSON object with the column names of microbench.runs and the
 -- tags a fleet adds (host_label, machine_id, host_facts, campaign,
 -- campaign_spec), into microbench.runs: its run_id, or NULL when its
 -- run_uid is already there.  The ids of the sending database (run_id,
--- host_facts_id, campaign_id) mean nothing here and are made anew.  Needs
--- INSERT on runs but not SELECT, so a pushing role cannot read the runs.
+-- host_facts_id, campaign_id) mean nothing here and are made anew; a line
+-- without a host_label (a run of the client or the extension, not of a
+-- fleet) is filed under the host its own host column names, with the facts
+-- its row has.  Needs INSERT on runs and, of the runs, to read run_uid
+-- alone (fleet/roles.sql), so a pushing role cannot read the runs.
 CREATE OR REPLACE FUNCTION microbench.push_run(doc jsonb)
 RETURNS bigint LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -188,8 +180,13 @@ BEGIN
                        THEN 'mysql' ELSE doc ->> 'driver' END,
         'errors', coalesce((doc ->> 'errors')::bigint, 0),
         'ps_mode', coalesce(doc ->> 'ps_mode', 'auto'),
-        'host_facts_id', microbench.host_facts_id(doc ->> 'host_label', doc ->> 'machine_id',
-                                                  doc -> 'host_facts'),
+        'host_facts_id', microbench.host_facts_id(
+                             coalesce(doc ->> 'host_label', doc ->> 'host'), doc ->> 'machine_id',
+                             coalesce(doc -> 'host_facts',
+                                      jsonb_build_object('cpu_model', doc -> 'cpu_model',
+                                                         'threads', doc -> 'cpu_cores',
+                                                         'memory_bytes', doc -> 'memory_bytes',
+                                                         'kernel', doc -> 'kernel'))),
         'campaign_id', microbench.campaign_id(doc ->> 'campaign', doc -> 'campaign_spec')));
     run.run_uid := coalesce(run.run_uid,
                             microbench.natural_run_uid(run.dbms, run.host, run.workload, run.label,

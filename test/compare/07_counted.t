@@ -11,7 +11,7 @@
 # the harness ran; --metric both writes both reports; MariaDB is counted
 # too (the commands of the thread that serves the client), and an A/A of a
 # read and a write is the same within 0.5%, each round's two counts within
-# 0.2% of each other.  Each run keeps its functions: the report's first
+# 0.2% of each other for the read, 0.5% for the write.  Each run keeps its functions: the report's first
 # ten of the cell without index-only scans include the heap fetch, and it
 # says how much they explain; in an A/A no function differs.
 set -u
@@ -135,11 +135,14 @@ ok $? "MariaDB counted A/A: exit 0 ($(tail -1 "$scratch/ma.err"))"
 is "$(cell "$out/report.txt" point-query) $(cell "$out/report.txt" update-index)" "1.00= 1.00=" \
    "MariaDB's A/A of a read and a write: the same within 0.5%"
 # (a MariaDB connection's count moves by up to 0.07% with where its heap
-# puts the database name each execution compares; test/compare/10_window.t)
-is "$(rows "$out/runs.jsonl" '" ".join(sorted("%s/%d" % (w, k) for w in ("point-query", "update-index") for k in range(1, 5)
-          if (lambda v: len(v) != 2 or max(v) / min(v) - 1 > 0.002)(
-             [r["instructions"] / r["queries"] for r in rows if r["workload"] == w and r["round"] == k]))) or "all within 0.2%"')" \
-   "all within 0.2%" "MariaDB's two counts of every round (one seed) agree within 0.2%"
+# puts the database name each execution compares, test/compare/10_window.t;
+# a write's by up to 0.3% between server starts, InnoDB's background work
+# not always falling the same way: within the A/A's 0.5%)
+is "$(rows "$out/runs.jsonl" '" ".join(sorted("%s/%d" % (w, k) for w, most in (("point-query", 0.002), ("update-index", 0.005))
+          for k in range(1, 5)
+          if (lambda v: len(v) != 2 or max(v) / min(v) - 1 > most)(
+             [r["instructions"] / r["queries"] for r in rows if r["workload"] == w and r["round"] == k]))) or "all within"')" \
+   "all within" "MariaDB's two counts of every round (one seed) agree: the read's within 0.2%, the write's within 0.5%"
 like "$(rows "$out/runs.jsonl" '(" ".join(sorted({r["instructions_counter"].split()[0] for r in rows})),
           min(r["instructions"] / r["queries"] for r in rows) > 1000,
           all(r["count_settings"].startswith("innodb_force_recovery=2: no purge") for r in rows))')" \
