@@ -222,14 +222,13 @@ CREATE OR REPLACE FUNCTION microbench.run_tags(host_facts_id bigint, campaign_id
 RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT jsonb_strip_nulls(jsonb_build_object(
-        'host_label', (SELECT h.label FROM microbench.host_facts f JOIN microbench.hosts h ON h.host_id = f.host_id
-                       WHERE f.facts_id = run_tags.host_facts_id),
-        'machine_id', (SELECT f.machine_id FROM microbench.host_facts f WHERE f.facts_id = run_tags.host_facts_id),
-        'host_facts', (SELECT f.facts - 'machine_id' FROM microbench.host_facts f
-                       WHERE f.facts_id = run_tags.host_facts_id),
-        'campaign', (SELECT c.name FROM microbench.campaigns c WHERE c.campaign_id = run_tags.campaign_id),
-        'campaign_spec', (SELECT c.spec FROM microbench.campaigns c WHERE c.campaign_id = run_tags.campaign_id)))
+    SELECT jsonb_strip_nulls(jsonb_build_object('host_label', h.label, 'machine_id', f.machine_id,
+                                                'host_facts', f.facts - 'machine_id',
+                                                'campaign', c.name, 'campaign_spec', c.spec))
+    FROM (SELECT) AS one
+    LEFT JOIN microbench.host_facts f ON f.facts_id = run_tags.host_facts_id
+    LEFT JOIN microbench.hosts h ON h.host_id = f.host_id
+    LEFT JOIN microbench.campaigns c ON c.campaign_id = run_tags.campaign_id
 $$;
 
 -- The runs the reports read: all of them, or those of one host (by label)

@@ -57,13 +57,31 @@ AS $$
           GROUP BY h.label) l
 $$;
 
--- One metric's grid for every host: report_grid() of each host under its
--- scope, the columns renamed HOST:pg and numbered by host, and a "-" cell
--- where a host has no runs of a workload another host has (the renderer
--- lays out one cell per column and workload).  NULL when no host has runs
--- of the metric.
-CREATE OR REPLACE FUNCTION microbench.hosts_grid(base text, other text, campaign text, metric text,
-                                                 phase text, confidence double precision,
+-- Scope the reports to one host and campaign (microbench.scoped_runs(),
+-- 12_fleet.sql) until the transaction ends; returns the scope it replaced,
+-- which the same call puts back.
+CREATE OR REPLACE FUNCTION microbench.host_scope(host_label text, campaign text)
+RETURNS text[] LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    before text[] := ARRAY[current_setting('microbench.report_host', true),
+                           current_setting('microbench.report_campaign', true)];
+BEGIN
+    PERFORM set_config('microbench.report_host', coalesce(host_label, ''), true);
+    PERFORM set_config('microbench.report_campaign', coalesce(campaign, ''), true);
+    RETURN before;
+END
+$$;
+
+-- One metric's grid for the hosts (campaign_hosts() rows as JSON):
+-- report_grid() of each host under its scope, the columns renamed HOST:pg
+-- and numbered by host, and a "-" cell where a host has no runs of a
+-- workload another host has (the renderer lays out one cell per column and
+-- workload).  NULL when no host has runs of the metric.
+DROP FUNCTION IF EXISTS microbench.hosts_grid(text, text, text, text, text, double precision, double precision);
+CREATE OR REPLACE FUNCTION microbench.hosts_grid(base text, other text, campaign text, hosts jsonb,
+                                                 metric text, phase text, confidence double precision,
                                                  threshold double precision)
 RETURNS jsonb LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -71,20 +89,22 @@ AS $$
 DECLARE
     h       record;
     grid    jsonb := '[]';
-    saved_host     text := current_setting('microbench.report_host', true);
-    saved_campaign text := current_setting('microbench.report_campaign', true);
+    saved   text[];
+    prev    text[];
 BEGIN
-    FOR h IN SELECT * FROM microbench.campaign_hosts(base, other, campaign, phase) ORDER BY host_order LOOP
-        PERFORM set_config('microbench.report_host', h.host_label, true);
-        PERFORM set_config('microbench.report_campaign', coalesce(campaign, ''), true);
+    FOR h IN SELECT * FROM jsonb_to_recordset(hosts) AS x(host_order integer, host_label text) LOOP
+        prev := microbench.host_scope(h.host_label, campaign);
+        -- the scope before the first host's, put back after the last
+        saved := coalesce(saved, prev);
         SELECT grid || coalesce(jsonb_agg(to_jsonb(g) || jsonb_build_object(
                    'column_order', h.host_order * 10 + g.column_order,
                    'column_name', h.host_label || ':' || g.column_name)), '[]')
         INTO grid
         FROM microbench.report_grid(base, ARRAY[other], metric, phase, false, confidence, threshold) g;
     END LOOP;
-    PERFORM set_config('microbench.report_host', coalesce(saved_host, ''), true);
-    PERFORM set_config('microbench.report_campaign', coalesce(saved_campaign, ''), true);
+    IF saved IS NOT NULL THEN
+        PERFORM microbench.host_scope(saved[1], saved[2]);
+    END IF;
     IF NOT EXISTS (SELECT FROM jsonb_array_elements(grid) e WHERE e->>'ratio' IS NOT NULL) THEN
         RETURN NULL;
     END IF;
@@ -104,8 +124,9 @@ $$;
 
 -- The SVG: each host's report_svg() under a line naming the host and its
 -- facts, one above the other in one picture.
-CREATE OR REPLACE FUNCTION microbench.hosts_svg(base text, other text, campaign text, metric text,
-                                                phase text, confidence double precision,
+DROP FUNCTION IF EXISTS microbench.hosts_svg(text, text, text, text, text, double precision, double precision);
+CREATE OR REPLACE FUNCTION microbench.hosts_svg(base text, other text, campaign text, hosts jsonb,
+                                                metric text, phase text, confidence double precision,
                                                 threshold double precision)
 RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -113,22 +134,21 @@ AS $$
 DECLARE
     h       record;
     one     text;
-    w       integer;
     ht      integer;
     y       integer := 36;
     width   integer := 640;
     body    text := '';
-    saved_host     text := current_setting('microbench.report_host', true);
-    saved_campaign text := current_setting('microbench.report_campaign', true);
+    saved   text[];
+    prev    text[];
 BEGIN
-    FOR h IN SELECT * FROM microbench.campaign_hosts(base, other, campaign, phase) ORDER BY host_order LOOP
-        PERFORM set_config('microbench.report_host', h.host_label, true);
-        PERFORM set_config('microbench.report_campaign', coalesce(campaign, ''), true);
+    FOR h IN SELECT * FROM jsonb_to_recordset(hosts) AS x(host_label text, facts_id bigint) LOOP
+        prev := microbench.host_scope(h.host_label, campaign);
+        -- the scope before the first host's, put back after the last
+        saved := coalesce(saved, prev);
         one := microbench.report_svg(base, ARRAY[other], phase, metric, false, confidence, threshold);
         CONTINUE WHEN one IS NULL OR one = '';
-        w := (regexp_match(one, '<svg[^>]* width="([0-9]+)"'))[1]::integer;
+        width := greatest(width, (regexp_match(one, '<svg[^>]* width="([0-9]+)"'))[1]::integer);
         ht := (regexp_match(one, '<svg[^>]* height="([0-9]+)"'))[1]::integer;
-        width := greatest(width, w);
         body := body || format(E'<text x="16" y="%s" font-size="15" font-weight="bold">%s</text>\n'
                                 '<text x="16" y="%s" font-size="12" fill="#444444">%s</text>\n',
                                 y + 16, microbench.svg_escape('host ' || h.host_label),
@@ -138,8 +158,9 @@ BEGIN
                 || E'\n';
         y := y + 42 + ht + 12;
     END LOOP;
-    PERFORM set_config('microbench.report_host', coalesce(saved_host, ''), true);
-    PERFORM set_config('microbench.report_campaign', coalesce(saved_campaign, ''), true);
+    IF saved IS NOT NULL THEN
+        PERFORM microbench.host_scope(saved[1], saved[2]);
+    END IF;
     RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
         || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">',
                   width, y, width, y) || E'\n'
@@ -151,9 +172,9 @@ BEGIN
 END
 $$;
 
--- The report: for each metric with runs (or the one asked), a title line,
--- a line per host with its facts, and the grid with a column group per
--- host; SVG stacks each host's report_svg() under its line.
+-- The report: for each metric with runs (or the one asked; SVG draws one,
+-- QPS unless asked), a title line, a line per host with its facts, and the
+-- grid with a column group per host.
 CREATE OR REPLACE FUNCTION microbench.hosts_report(base text, other text, campaign text DEFAULT NULL,
                                                    format text DEFAULT 'text', metric text DEFAULT NULL,
                                                    phase text DEFAULT 'post',
@@ -164,44 +185,47 @@ RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    hosts   jsonb := (SELECT jsonb_agg(to_jsonb(h) ORDER BY h.host_order)
+                      FROM microbench.campaign_hosts(base, other, campaign, phase) h);
     m       text;
     t       double precision;
     grid    jsonb;
-    h       record;
     prefix  text := CASE format WHEN 'text' THEN '-- ' WHEN 'csv' THEN '# ' ELSE '' END;
     result  text := '';
-    part    text;
 BEGIN
     IF format NOT IN ('text', 'markdown', 'csv', 'svg') THEN
         RAISE EXCEPTION 'unknown report format "%"', format
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Use text, markdown, csv or svg.';
     END IF;
-    IF NOT EXISTS (SELECT FROM microbench.campaign_hosts(base, other, campaign, phase)) THEN
+    IF hosts IS NULL THEN
         RAISE EXCEPTION 'no host has runs of "%" or "%"%', base, other,
                         coalesce(' in campaign "' || campaign || '"', '')
             USING ERRCODE = 'no_data_found',
                   HINT = 'SELECT name FROM microbench.campaigns and SELECT DISTINCT label FROM microbench.runs list what there is.';
     END IF;
-    IF format = 'svg' THEN
-        RETURN microbench.hosts_svg(base, other, campaign, coalesce(metric, 'qps'), phase, confidence,
-                                    CASE WHEN microbench.counted_metric(coalesce(metric, 'qps'))
-                                         THEN count_threshold ELSE threshold END);
-    END IF;
-    FOREACH m IN ARRAY CASE WHEN metric IS NULL THEN ARRAY['qps', 'instructions'] ELSE ARRAY[metric] END LOOP
+    FOREACH m IN ARRAY CASE WHEN metric IS NOT NULL THEN ARRAY[metric]
+                            WHEN format = 'svg' THEN ARRAY['qps']
+                            ELSE ARRAY['qps', 'instructions'] END LOOP
         t := CASE WHEN microbench.counted_metric(m) THEN count_threshold ELSE threshold END;
-        grid := microbench.hosts_grid(base, other, campaign, m, phase, confidence, t);
+        IF format = 'svg' THEN
+            RETURN microbench.hosts_svg(base, other, campaign, hosts, m, phase, confidence, t);
+        END IF;
+        grid := microbench.hosts_grid(base, other, campaign, hosts, m, phase, confidence, t);
         CONTINUE WHEN grid IS NULL;
-        part := prefix || microbench.ratio_caption(m, other, base) || ' on each host'
-                || coalesce(', campaign ' || campaign, '');
-        FOR h IN SELECT * FROM microbench.campaign_hosts(base, other, campaign, phase) ORDER BY host_order LOOP
-            part := part || E'\n' || prefix || CASE format WHEN 'markdown' THEN '- **' || h.host_label || '**: '
-                                                  ELSE 'host ' || h.host_label || ': ' END
-                    || coalesce(microbench.host_summary(h.facts_id), 'no facts known')
-                    || CASE WHEN h.fact_sets > 1
-                            THEN ' (its facts changed during the runs: ' || h.fact_sets || ' sets, the latest shown)'
-                            ELSE '' END;
-        END LOOP;
-        result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END || part || E'\n\n'
+        result := result || CASE WHEN result = '' THEN '' ELSE E'\n\n' END
+                  || prefix || microbench.ratio_caption(m, other, base) || ' on each host'
+                  || coalesce(', campaign ' || campaign, '')
+                  || (SELECT string_agg(E'\n' || prefix
+                                        || CASE format WHEN 'markdown' THEN '- **' || h.host_label || '**: '
+                                                ELSE 'host ' || h.host_label || ': ' END
+                                        || coalesce(microbench.host_summary(h.facts_id), 'no facts known')
+                                        || CASE WHEN h.fact_sets > 1
+                                                THEN ' (its facts changed during the runs: ' || h.fact_sets
+                                                     || ' sets, the latest shown)'
+                                                ELSE '' END, '' ORDER BY h.host_order)
+                      FROM jsonb_to_recordset(hosts) AS h(host_order integer, host_label text, facts_id bigint,
+                                                          fact_sets integer))
+                  || E'\n\n'
                   || microbench.report_render(grid, format, confidence, t,
                                               microbench.ratio_caption(m, other, base) || ' on the same host')
                   || CASE WHEN format = 'csv' THEN '' ELSE microbench.metric_caption(m, base, other, prefix) END;
