@@ -337,6 +337,13 @@ extern int	mbm_conninfo_check(const char *option, const char *conninfo, const ch
  */
 struct pg_conn;
 extern struct pg_conn *mbm_results_connect(const char *conninfo, char *err, size_t errlen);
+/*
+ * A connection to a results database that microbench.push_run() loads runs
+ * into: NULL with err set, and *no_schema when it answered but has no
+ * push_run() (a schema older than this program's).
+ */
+extern struct pg_conn *mbm_push_connect(const char *conninfo, bool *no_schema, char *err,
+										size_t errlen);
 /* How to load a results file into the results database: the load command. */
 extern void mbm_print_load_recipe(const char *results_file, const char *results_db);
 

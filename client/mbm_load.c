@@ -57,26 +57,6 @@ server_reason(const PGresult *res, const PGconn *pg, char *out, size_t outlen)
 	out[strcspn(out, "\n")] = '\0';
 }
 
-/* Run a statement without parameters; 0, or -1 with the reason in err. */
-static int
-exec_simple(PGconn *pg, const char *sql, ExecStatusType want, PGresult **result,
-			char *err, size_t errlen)
-{
-	PGresult   *res = PQexec(pg, sql);
-
-	if (PQresultStatus(res) != want)
-	{
-		server_reason(res, pg, err, errlen);
-		PQclear(res);
-		return -1;
-	}
-	if (result)
-		*result = res;
-	else
-		PQclear(res);
-	return 0;
-}
-
 /* Whether a line holds nothing but white space: skipped, as JSON allows. */
 static bool
 blank(const char *line)
@@ -234,7 +214,7 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 {
 	load_file  *files = calloc((size_t) n, sizeof(load_file));
 	PGconn	   *pg;
-	PGresult   *res;
+	bool		no_schema;
 	char		err[1024];
 	long long	loaded = 0;
 	long long	skipped = 0;
@@ -252,27 +232,12 @@ mbm_load(const mbm_options *o, char *const *paths, int n)
 	}
 
 	/* no --results-db: libpq's environment (PGHOST, PGDATABASE, ...), as psql */
-	pg = mbm_results_connect(o->results_db, err, sizeof(err));
-	if (pg == NULL ||
-		exec_simple(pg, "SELECT to_regprocedure('microbench.push_run(jsonb)') IS NOT NULL",
-					PGRES_TUPLES_OK, &res, err, sizeof(err)) != 0)
+	if ((pg = mbm_push_connect(o->results_db, &no_schema, err, sizeof(err))) == NULL)
 	{
 		fprintf(stderr, "%s: load: %s; nothing was loaded\n", mbm_progname, err);
-		PQfinish(pg);
 		close_files(files, n);
 		return MBM_EXIT_BAD_INPUT;
 	}
-	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
-	{
-		fprintf(stderr, "%s: load: the results database has no microbench.push_run(jsonb): load"
-				" results_schema/*.sql into it again (or ALTER EXTENSION microbench UPDATE);"
-				" nothing was loaded\n", mbm_progname);
-		PQclear(res);
-		PQfinish(pg);
-		close_files(files, n);
-		return MBM_EXIT_BAD_INPUT;
-	}
-	PQclear(res);
 
 	for (i = 0; i < n; i++)
 	{

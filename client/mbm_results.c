@@ -345,6 +345,37 @@ mbm_results_connect(const char *conninfo, char *err, size_t errlen)
 	return pg;
 }
 
+PGconn *
+mbm_push_connect(const char *conninfo, bool *no_schema, char *err, size_t errlen)
+{
+	PGconn	   *pg = mbm_results_connect(conninfo, err, errlen);
+	PGresult   *res;
+
+	*no_schema = false;
+	if (pg == NULL)
+		return NULL;
+	res = PQexec(pg, "SELECT to_regprocedure('microbench.push_run(jsonb)') IS NOT NULL");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+	{
+		snprintf(err, errlen, "the results database: %s", PQerrorMessage(pg));
+		err[strcspn(err, "\n")] = '\0';
+	}
+	else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
+	{
+		snprintf(err, errlen, "the results database has no microbench.push_run(jsonb): load"
+				 " results_schema/*.sql into it again (or ALTER EXTENSION microbench UPDATE)");
+		*no_schema = true;
+	}
+	else
+	{
+		PQclear(res);
+		return pg;
+	}
+	PQclear(res);
+	PQfinish(pg);
+	return NULL;
+}
+
 /* INSERT ... RETURNING run_id with every value bound; run id or -1. */
 static long long
 insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)

@@ -110,44 +110,20 @@ make_tags(char *err, size_t errlen)
 	return 0;
 }
 
-/* Connect to --push's database, which must have push_run(); NULL with err set. */
-static PGconn *
-connect_central(char *err, size_t errlen)
-{
-	PGconn	   *conn = mbm_results_connect(rq.push, err, errlen);
-	char		has[8] = "";
-
-	if (conn == NULL)
-		return NULL;
-	if (mbm_pg_exec(conn, "SELECT to_regprocedure('microbench.push_run(jsonb)') IS NOT NULL", 0, NULL,
-					has, sizeof(has), err, errlen) != 0)
-	{
-		PQfinish(conn);
-		return NULL;
-	}
-	if (strcmp(has, "t") != 0)
-	{
-		snprintf(err, errlen, "the central database has no microbench.push_run(jsonb): load the"
-				 " results schema into it (results_schema/*.sql, or CREATE EXTENSION microbench)");
-		PQfinish(conn);
-		return NULL;
-	}
-	return conn;
-}
-
 int
 mbm_fleet_start(char *err, size_t errlen)
 {
 	char		why[512];
+	bool		no_schema;
 
 	if (make_tags(err, errlen) != 0)
 		return -1;
 	if (rq.push == NULL)
 		return 0;
-	if ((fleet.central = connect_central(why, sizeof(why))) == NULL)
+	if ((fleet.central = mbm_push_connect(rq.push, &no_schema, why, sizeof(why))) == NULL)
 	{
 		/* a schema missing is the admin's to fix before anything runs; a host down may come back */
-		if (strstr(why, "push_run") != NULL)
+		if (no_schema)
 		{
 			snprintf(err, errlen, "--push: %s", why);
 			return -1;
@@ -176,11 +152,13 @@ mbm_fleet_push(const char *line)
 {
 	const char *params[1] = {line};
 	char		err[512];
+	bool		no_schema;
 
 	if (rq.push == NULL)
 		return;
-	if (fleet.central == NULL && time(NULL) - fleet.failed_at >= RECONNECT_EVERY_S)
-		fleet.central = connect_central(err, sizeof(err));
+	if (fleet.central == NULL && time(NULL) - fleet.failed_at >= RECONNECT_EVERY_S &&
+		(fleet.central = mbm_push_connect(rq.push, &no_schema, err, sizeof(err))) == NULL)
+		fleet.failed_at = time(NULL);
 	if (fleet.central != NULL &&
 		mbm_pg_exec(fleet.central, "SELECT microbench.push_run($1::jsonb)", 1, params, NULL, 0,
 					err, sizeof(err)) == 0)

@@ -79,9 +79,7 @@ record_run(const char *measured)
 		fprintf(f, "%s\n", line);
 		fclose(f);
 	}
-	if (mbm_pg_exec(results, "INSERT INTO microbench.import_queue (doc) VALUES ($1)", 1, ins,
-					NULL, 0, err, sizeof(err)) != 0 ||
-		mbm_pg_exec(results, "SELECT microbench.import_runs()", 0, NULL, NULL, 0, err,
+	if (mbm_pg_exec(results, "SELECT microbench.push_run($1::jsonb)", 1, ins, NULL, 0, err,
 					sizeof(err)) != 0)
 		say("the results database did not take a run (%s); it is in %s", err, path);
 	mbm_fleet_push(line);

@@ -474,16 +474,25 @@ mbm_setup_results(char *err, size_t errlen)
 
 	if (rq.results_db)
 	{
-		if ((results = mbm_results_connect(rq.results_db, err, errlen)) == NULL)
+		bool		no_schema;
+
+		/* runs go in through push_run(): a database without the schema gets the extension */
+		if ((results = mbm_push_connect(rq.results_db, &no_schema, err, errlen)) != NULL)
+			return 0;
+		if (!no_schema || (results = mbm_results_connect(rq.results_db, err, errlen)) == NULL)
 			return -1;
 		if (mbm_pg_exec(results, "SELECT to_regclass('microbench.runs') IS NOT NULL", 0, NULL,
 						value, sizeof(value), err, errlen) != 0)
 			return -1;
-		if (strcmp(value, "t") != 0 &&
-			mbm_pg_exec(results, "CREATE EXTENSION IF NOT EXISTS microbench", 0, NULL, NULL, 0,
-						err, errlen) != 0)
+		if (strcmp(value, "t") == 0)
+		{
+			snprintf(err, errlen, "the results database's schema is older than this program's (no"
+					 " microbench.push_run): load results_schema/*.sql into it again (or ALTER"
+					 " EXTENSION microbench UPDATE)");
 			return -1;
-		return 0;
+		}
+		return mbm_pg_exec(results, "CREATE EXTENSION IF NOT EXISTS microbench", 0, NULL, NULL, 0,
+						   err, errlen);
 	}
 	/* a results server of the first build's, on the runner's CPUs, not the measured ones */
 	snprintf(dir, sizeof(dir), "%s/results", progress.workdir);
