@@ -27,14 +27,22 @@ runs() {
 runs a 500 "Linux 6.1.0-28-amd64" 0 >"$dir/a.jsonl"
 runs b 500 "Linux 6.12.9-amd64" 0 >"$dir/b.jsonl"
 
+# at_once FILE1 OUT1 FILE2 OUT2: host_a loads FILE1 while host_b loads FILE2,
+# each's output into its OUT; "STATUS1:STATUS2"
+at_once() {
+    local p1 p2 s1 s2
+    "$MB" load "$1" --results-db="$MB_CENTRAL user=host_a" >"$2" 2>&1 &
+    p1=$!
+    "$MB" load "$3" --results-db="$MB_CENTRAL user=host_b" >"$4" 2>&1 &
+    p2=$!
+    wait $p1; s1=$?
+    wait $p2; s2=$?
+    echo "$s1:$s2"
+}
+
 # ---- two hosts at once, each as its own pushing role ----
-"$MB" load "$dir/a.jsonl" --results-db="$MB_CENTRAL user=host_a" >"$dir/a.out" 2>&1 &
-pa=$!
-"$MB" load "$dir/b.jsonl" --results-db="$MB_CENTRAL user=host_b" >"$dir/b.out" 2>&1 &
-pb=$!
-wait $pa; sa=$?
-wait $pb; sb=$?
-is "$sa:$sb" "0:0" "two hosts push 500 runs each at the same time"
+is "$(at_once "$dir/a.jsonl" "$dir/a.out" "$dir/b.jsonl" "$dir/b.out")" "0:0" \
+   "two hosts push 500 runs each at the same time"
 is "$(cat "$dir/a.out")|$(cat "$dir/b.out")" \
    "loaded 500 runs into microbench.runs from $dir/a.jsonl|loaded 500 runs into microbench.runs from $dir/b.jsonl" \
    "... each says it loaded its 500"
@@ -53,14 +61,9 @@ is "$(q "SELECT string_agg(h.label || '=' || n, ' ' ORDER BY h.label)
 
 # ---- one file from two places at once ----
 runs a 100 "Linux 6.1.0-28-amd64" 1000 >"$dir/c.jsonl"
-"$MB" load "$dir/c.jsonl" --results-db="$MB_CENTRAL user=host_a" >"$dir/c1.out" 2>&1 &
-p1=$!
-"$MB" load "$dir/c.jsonl" --results-db="$MB_CENTRAL user=host_b" >"$dir/c2.out" 2>&1 &
-p2=$!
-wait $p1; s1=$?
-wait $p2; s2=$?
+status=$(at_once "$dir/c.jsonl" "$dir/c1.out" "$dir/c.jsonl" "$dir/c2.out")
 loaded=$(( $(sed -n 's/^loaded \([0-9]*\) run.*/\1/p' "$dir/c1.out") + $(sed -n 's/^loaded \([0-9]*\) run.*/\1/p' "$dir/c2.out") ))
-is "$s1:$s2:$loaded:$(q "SELECT count(*) FROM microbench.runs")" "0:0:100:1100" \
+is "$status:$loaded:$(q "SELECT count(*) FROM microbench.runs")" "0:0:100:1100" \
    "the same 100 runs pushed from two places at once: loaded once between them, 1,100 in all"
 
 # ---- the host, its facts and the campaign ----
