@@ -62,8 +62,13 @@ ALTER TABLE microbench.runs
     -- a counted run's server settings that differ from a timed run's, and why
     ADD COLUMN IF NOT EXISTS count_settings         text,
     -- a counted run's window per function: [object, function, self,
-    -- inclusive] instructions (32_functions.sql reads it)
-    ADD COLUMN IF NOT EXISTS functions              jsonb;
+    -- inclusive, self_valgrind, inclusive_valgrind] instructions
+    -- (32_functions.sql reads it)
+    ADD COLUMN IF NOT EXISTS functions              jsonb,
+    -- a run counted under valgrind: its window's instructions as valgrind
+    -- counts them, each repetition of a REP string instruction one (the
+    -- instructions column counts such an instruction once, as a CPU does)
+    ADD COLUMN IF NOT EXISTS instructions_valgrind  bigint;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
     'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
@@ -75,10 +80,12 @@ COMMENT ON COLUMN microbench.runs.wal_fpi IS 'full-page images among them';
 COMMENT ON COLUMN microbench.runs.wal_bytes IS 'WAL bytes the workers wrote';
 COMMENT ON COLUMN microbench.runs.shared_blks_hit IS 'shared buffer hits of the workers (pgBufferUsage)';
 COMMENT ON COLUMN microbench.runs.instructions IS
-    'instructions retired by the workers (perf_event_open); NULL when not counted, see hw_counters_note';
+    'instructions retired by the workers (perf_event_open), or counted under valgrind as a CPU counts them (a REP-prefixed string instruction once per execution; instructions_counter says "REP once"); NULL when not counted, see hw_counters_note';
+COMMENT ON COLUMN microbench.runs.instructions_valgrind IS
+    'a run counted under valgrind: the same window''s instructions as valgrind counts them, a REP string instruction once per repetition (rep stosb of 8 KB: 8,192 where a CPU counts 1); never below instructions';
 COMMENT ON COLUMN microbench.runs.cycles IS 'CPU cycles of the workers; NULL when not counted';
 COMMENT ON COLUMN microbench.runs.instructions_counter IS
-    'what counted instructions: perf_event (the hardware counter), or valgrind''s tool and version (cachegrind 3.19.0, callgrind 3.19.0) for a run made under valgrind, whose times say nothing of the build; a comparison never mixes two';
+    'what counted instructions: perf_event (the hardware counter), or valgrind''s tool and version for a run made under valgrind, whose times say nothing of the build: "callgrind 3.19.0, REP once" counts a REP string instruction once as a CPU does, "callgrind 3.19.0" or "cachegrind 3.19.0" (older runs) once per repetition; a comparison never mixes two';
 COMMENT ON COLUMN microbench.runs.client_pids IS
     'the operating-system processes that ran the clients'' events (in-server: the background workers), so that a count written per process (valgrind''s) can be read for them';
 COMMENT ON COLUMN microbench.runs.i1_misses IS
@@ -111,4 +118,4 @@ COMMENT ON COLUMN microbench.runs.client_cpu_system_seconds IS 'system CPU of th
 COMMENT ON COLUMN microbench.runs.server_status IS
     'MySQL/MariaDB: SHOW GLOBAL STATUS counters that changed over the measured window, as deltas';
 COMMENT ON COLUMN microbench.runs.functions IS
-    'a counted run: each function that ran in its window, [object, function, self, inclusive]: its object''s file name (postgres, mariadbd, libc.so.6, microbench.so: the extension), callgrind''s name, and the window''s instructions in it (self) and in it and what it called (inclusive); microbench.run_functions has them per query';
+    'a counted run: each function that ran in its window, [object, function, self, inclusive, self_valgrind, inclusive_valgrind]: its object''s file name (postgres, mariadbd, libc.so.6, microbench.so: the extension), callgrind''s name (a function callgrind names by its address, having no symbol: "memcpy@plt" for a PLT stub, "(no symbol)" for the rest of its object''s), the window''s instructions in it (self) and in it and what it called (inclusive) as a CPU counts them, and the same as valgrind counts them (older runs have the first four only, valgrind''s); microbench.run_functions has them per query';

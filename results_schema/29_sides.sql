@@ -293,14 +293,18 @@ AS $$
     SELECT CASE WHEN metric = 'qps' THEN ''
         -- a count's metrics: what counted them, and the cost turned over
         WHEN metric IN ('instructions', 'estimated_cycles') THEN
-        E'\n\n' || prefix || format('metric: %s (%s); cells are %s(%s) / %s(%s), so above 1 means %s runs fewer',
+        E'\n\n' || prefix || format('metric: %s (%s%s); cells are %s(%s) / %s(%s), so above 1 means %s runs fewer',
                                      CASE metric WHEN 'instructions' THEN 'instructions per query, counted'
                                           ELSE 'estimated cycles per query, L1 hits + 5 x LL hits + 35 x LL'
                                                ' misses of valgrind''s simulated caches, a model, not a clock' END,
-                                     coalesce((SELECT string_agg(DISTINCT r.instructions_counter, ', ')
-                                               FROM microbench.scoped_runs() r
-                                               WHERE r.label = base OR r.label = ANY (string_to_array(other, ','))),
-                                              'valgrind or perf_event'),
+                                     coalesce(c.counters, 'valgrind or perf_event'),
+                                     -- which instruction a cell counts: valgrind's own count
+                                     -- takes a REP string instruction once per repetition
+                                     CASE WHEN c.rep_once AND NOT c.each_repetition
+                                          THEN ': a REP string instruction once, as a CPU counts it'
+                                          WHEN c.each_repetition
+                                          THEN ': valgrind''s count, a REP string instruction once per repetition'
+                                          ELSE '' END,
                                      metric, base, metric, other, other)
         ELSE
         E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
@@ -308,7 +312,15 @@ AS $$
                                      CASE WHEN m.lower_is_better THEN other || ' costs more'
                                           ELSE other || ' is higher' END)
     END
-    FROM microbench.metrics() m WHERE m.metric = metric_caption.metric
+    FROM microbench.metrics() m,
+         LATERAL (SELECT string_agg(DISTINCT r.instructions_counter, ', ') AS counters,
+                         coalesce(bool_or(r.instructions_counter ~ 'REP once'), false) AS rep_once,
+                         coalesce(bool_or(r.instructions_counter ~ '^(cachegrind|callgrind)'
+                                          AND r.instructions_counter !~ 'REP once'), false) AS each_repetition
+                  FROM microbench.scoped_runs() r
+                  WHERE metric_caption.metric IN ('instructions', 'estimated_cycles')
+                    AND (r.label = base OR r.label = ANY (string_to_array(other, ',')))) c
+    WHERE m.metric = metric_caption.metric
 $$;
 
 -- Per label, driver and microbenchmark: how many runs, their median, min,

@@ -248,6 +248,76 @@ AS $$
     WHERE only_dbms IS NULL OR w.dbms = only_dbms
 $$;
 
+-- Whether a function is one of libc's string and memory functions (memset,
+-- memcpy, memcmp, strlen and their variants: __memset_avx2_unaligned_erms,
+-- __memcmp_avx2_movbe).  Valgrind's CPU has other features than the real
+-- one, so glibc picks other variants of them under valgrind (AVX2 where
+-- this CPU would run EVEX ones): their share of a count says less about the
+-- hardware than the server's own code does.
+CREATE OR REPLACE FUNCTION microbench.libc_string_function(object text, function text)
+RETURNS boolean LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT object ~ '^libc[.-]' AND function ~ '^_*(mem|str|stp|wmem|wcs|bcmp|bzero|rawmem)'
+$$;
+
+-- Per counted cell of base against each other label, the share of its
+-- difference that libc's string and memory functions carry (their own
+-- instructions a query, other less base, over the cell's): a row per cell
+-- whose instructions differ by at least min_difference of base's.
+CREATE OR REPLACE FUNCTION microbench.libc_shares(base text, others text[], phase text,
+                                                  base_driver text DEFAULT NULL, other_driver text DEFAULT NULL,
+                                                  min_difference double precision DEFAULT 0.005)
+RETURNS TABLE (dbms text, label text, workload text, cell_difference double precision,
+               libc_difference double precision, share double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH per_side AS (
+        SELECT microbench.run_column(r.dbms, r.driver, libc_shares.base_driver IS NULL
+                                                       AND libc_shares.other_driver IS NULL) AS col,
+               r.label, r.workload,
+               avg(r.instructions::double precision / r.queries) AS total,
+               avg((SELECT coalesce(sum((f.e ->> 2)::double precision), 0)
+                    FROM jsonb_array_elements(r.functions) AS f(e)
+                    WHERE microbench.libc_string_function(f.e ->> 0, f.e ->> 1)) / r.queries) AS libc
+        FROM (SELECT libc_shares.base AS label, libc_shares.base_driver AS driver
+              UNION ALL SELECT o, libc_shares.other_driver FROM unnest(others) o) s
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE r.phase = libc_shares.phase AND r.functions IS NOT NULL AND r.queries > 0
+        GROUP BY 1, 2, 3
+    )
+    SELECT b.col, o.label, b.workload, o.total - b.total, o.libc - b.libc,
+           (o.libc - b.libc) / (o.total - b.total)
+    FROM per_side b
+    JOIN per_side o ON o.col = b.col AND o.workload = b.workload AND o.label <> b.label
+    WHERE b.label = base AND abs(o.total - b.total) >= min_difference * b.total
+$$;
+
+-- The line under a counted report per column that names the cells whose
+-- difference libc's string and memory functions carry more than a quarter
+-- of (libc_shares): valgrind runs other variants of them than the CPU
+-- would, so such a cell says less about the hardware.
+CREATE OR REPLACE FUNCTION microbench.libc_caption(base text, others text[], phase text, prefix text,
+                                                   only_dbms text, base_driver text DEFAULT NULL,
+                                                   other_driver text DEFAULT NULL,
+                                                   min_difference double precision DEFAULT 0.005)
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(l.line, '' ORDER BY microbench.dbms_order(l.dbms)), '')
+    FROM (SELECT s.dbms,
+                 format(E'\n%slibc: %s: libc''s string and memory functions carry over a quarter of the difference of %s cell(s), and valgrind runs other variants of them than the CPU would (AVX2 where it may run EVEX): %s',
+                        prefix, microbench.dbms_short(s.dbms), count(*),
+                        string_agg(format('%s%s %s%%', s.workload,
+                                          CASE WHEN cardinality(others) > 1 THEN ' (' || s.label || ')' ELSE '' END,
+                                          round((100 * s.share)::numeric)),
+                                   ', ' ORDER BY s.share DESC, s.workload)) AS line
+          FROM microbench.libc_shares(base, others, phase, base_driver, other_driver, min_difference) s
+          WHERE s.share > 0.25 AND (only_dbms IS NULL OR s.dbms = only_dbms)
+          GROUP BY s.dbms) l
+$$;
+
 -- What a counted report says under its table instead of the timed
 -- warnings (a count has no time in it): the read cells whose counted
 -- windows read pages from disk (the data did not fit in shared buffers or
@@ -465,6 +535,8 @@ BEGIN
                         || CASE WHEN microbench.counted_metric(metric)
                                 THEN microbench.count_caption(base, others, phase, prefix, only_dbms,
                                                               base_driver, other_driver)
+                                     || microbench.libc_caption(base, others, phase, prefix, only_dbms,
+                                                                base_driver, other_driver, threshold)
                                 ELSE microbench.warnings_caption(base, others, phase, prefix, threshold, only_dbms,
                                                                  base_driver, other_driver) END END;
 END

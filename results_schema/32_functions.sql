@@ -3,9 +3,12 @@
 --
 -- A counted run (microbench compare --metric instructions) keeps, beside
 -- its window's instructions, each function's share of them
--- (runs.functions: [object, function, self, inclusive]): self, the
--- instructions run in the function itself, which add up to the window's;
--- inclusive, those and the instructions of what it called.  Here they are
+-- (runs.functions: [object, function, self, inclusive, self_valgrind,
+-- inclusive_valgrind]): self, the instructions run in the function itself,
+-- which add up to the window's; inclusive, those and the instructions of
+-- what it called; both as a CPU counts them (a REP string instruction
+-- once) and as valgrind does (each repetition; a run counted before the
+-- two were told apart has valgrind's alone, in the first two).  Here they are
 -- per query (run_functions), matched by object and name between the two
 -- sides of a cell, and compared seed by seed as the cell is
 -- (compare_functions): the functions whose per-query instructions differ
@@ -22,13 +25,15 @@ SELECT r.run_id, r.label, r.dbms, r.driver, r.workload, r.phase, r.seed,
        (f.e ->> 2)::bigint AS self_instructions,
        (f.e ->> 3)::bigint AS inclusive_instructions,
        (f.e ->> 2)::double precision / r.queries AS self_per_query,
-       (f.e ->> 3)::double precision / r.queries AS inclusive_per_query
+       (f.e ->> 3)::double precision / r.queries AS inclusive_per_query,
+       coalesce(f.e ->> 4, f.e ->> 2)::bigint AS self_instructions_valgrind,
+       coalesce(f.e ->> 5, f.e ->> 3)::bigint AS inclusive_instructions_valgrind
 FROM microbench.scoped_runs() r
 CROSS JOIN LATERAL jsonb_array_elements(r.functions) AS f(e)
 WHERE r.functions IS NOT NULL AND r.queries > 0;
 
 COMMENT ON VIEW microbench.run_functions IS
-    'each function of each counted run: its object (microbench.so is the extension, the harness), and the window''s instructions in it (self) and under it (inclusive), in all and per query';
+    'each function of each counted run: its object (microbench.so is the extension, the harness), and the window''s instructions in it (self) and under it (inclusive), in all and per query, as a CPU counts them (a REP string instruction once), and in all as valgrind counts them (each repetition)';
 
 -- A function's name as two builds' functions are matched: without the
 -- suffixes a compiler gives the copies it makes of a function (gcc's
@@ -255,8 +260,10 @@ $$;
 -- explain, how many functions differ beyond the count's spread, and the
 -- deepest call that carries at least half the difference (the smallest
 -- inclusive figure among the functions both builds call whose inclusive
--- difference is half the cell's or more, in the same direction), and the
--- inclusive figures of the entry points (entry_point).  NULL when no run of either
+-- difference is half the cell's or more, in the same direction), the share
+-- of the difference that libc's string and memory functions carry
+-- (libc_string_function, 31_reports.sql), and the inclusive figures of the
+-- entry points (entry_point).  NULL when no run of either
 -- side has functions.
 CREATE OR REPLACE FUNCTION microbench.functions_report(base text, other text, phase text DEFAULT 'post',
                                                        confidence double precision DEFAULT 0.95,
@@ -350,6 +357,17 @@ BEGIN
                          ORDER BY least(r.base_inclusive, r.other_inclusive), greatest(r.base_inclusive, r.other_inclusive),
                                   r.function
                          LIMIT 1), '')
+                  || coalesce(E'  \n' || (
+                         -- valgrind's libc is not the one the CPU would run (libc_string_function)
+                         SELECT format('libc''s string and memory functions carry %s%% of the difference%s.',
+                                       round((100 * sum(r.self_difference) / cell.cd)::numeric, 1),
+                                       CASE WHEN sum(r.self_difference) / cell.cd > 0.25
+                                            THEN ': over a quarter, and valgrind runs other variants of them than the CPU would'
+                                            ELSE '' END)
+                         FROM microbench.function_rows(mine) r
+                         WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND cell.cd <> 0
+                           AND microbench.libc_string_function(r.object, r.function)
+                         HAVING count(*) > 0), '')
                   || coalesce(E'  \nEntry points, with what they call: ' || (
                          SELECT string_agg(format('%s %s → %s', split_part(r.function, '(', 1),
                                                   microbench.format_instructions(r.base_inclusive),

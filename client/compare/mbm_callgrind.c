@@ -15,6 +15,19 @@
  * inclusive cost.  Recursion through other functions (the executor's
  * ExecProcNode over a plan's nodes) is counted as often as it nests, as
  * callgrind_annotate --inclusive=yes does.
+ *
+ * Valgrind runs a REP-prefixed string instruction (rep stos, rep movs, rep
+ * cmps) one repetition at a time, each jumping back to the instruction's
+ * own address, and counts each repetition in Ir; a CPU counts the
+ * instruction once (Intel SDM Vol. 3B, "Instructions Retired").  With
+ * --dump-instr=yes --collect-jumps=yes a dump has each instruction's
+ * address and its jumps ("jump=" and "jcnd=" lines: a target position,
+ * then the source's on a line of its own, both relative to the last cost
+ * line's), so the jumps of an instruction to itself are its repetitions
+ * after the first and come off Ir.  A function without a symbol, which
+ * callgrind names by its address (differing between builds), is named by
+ * what it is: a PLT stub after the function it jumps to, any other
+ * "(no symbol)".
  */
 #include "mbm.h"
 #include "mbm_callgrind.h"
@@ -24,8 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* callgrind's names of the events; MBM_CG_REPEATS is ours, never in a dump's "events:" */
 static const char *const event_names[MBM_CG_NEVENTS] = {
-	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"
+	"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", ""
 };
 
 /*
@@ -225,7 +239,7 @@ function_index(mbm_cg_functions *fns, const char *object, const char *name, size
 	fn = &fns->f[fns->n];
 	fn->object = strdup(object);
 	fn->name = strndup(name, name_len);
-	fn->self = fn->inclusive = 0;
+	fn->self = fn->inclusive = fn->self_valgrind = fn->inclusive_valgrind = 0;
 	if (fn->object == NULL || fn->name == NULL)
 	{
 		free(fn->object);
@@ -250,6 +264,8 @@ mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, doubl
 			return;
 		into->f[k].self += fn->self * factor;
 		into->f[k].inclusive += fn->inclusive * factor;
+		into->f[k].self_valgrind += fn->self_valgrind * factor;
+		into->f[k].inclusive_valgrind += fn->inclusive_valgrind * factor;
 	}
 }
 
@@ -269,14 +285,16 @@ mbm_cg_functions_json(const mbm_cg_functions *fns)
 	{
 		long long	self = llround(fns->f[i].self);
 		long long	inclusive = llround(fns->f[i].inclusive);
+		long long	self_valgrind = llround(fns->f[i].self_valgrind);
+		long long	inclusive_valgrind = llround(fns->f[i].inclusive_valgrind);
 
-		if (self == 0 && inclusive == 0)
+		if (self == 0 && inclusive == 0 && self_valgrind == 0 && inclusive_valgrind == 0)
 			continue;
 		fputs(first ? "[" : ",[", f);
 		mbm_json_string(f, fns->f[i].object);
 		fputc(',', f);
 		mbm_json_string(f, fns->f[i].name);
-		fprintf(f, ",%lld,%lld]", self, inclusive);
+		fprintf(f, ",%lld,%lld,%lld,%lld]", self, inclusive, self_valgrind, inclusive_valgrind);
 		first = false;
 	}
 	fputc(']', f);
@@ -390,16 +408,26 @@ note_cache(mbm_cg_counts *c, const char *desc)
 			 (int) strcspn(size, "\n"), size);
 }
 
+/* A call of one function by another in a dump, and the instructions valgrind counted under it. */
+typedef struct call_edge
+{
+	long		caller;
+	long		callee;
+	double		calls;
+	double		ir;
+} call_edge;
+
 /* What reading a dump knows as it goes. */
 typedef struct reader
 {
 	const char *object;			/* the object and function asked for */
 	const char *function;
 	mbm_cg_counts *c;
-	mbm_cg_functions *fns;		/* NULL: functions not kept */
+	mbm_cg_functions *fns;		/* this dump's functions, valgrind's counts until finished */
 	int			column[32];		/* "events:": column -> event */
 	int			ncolumns;
 	int			positions;		/* position tokens before a line's costs */
+	bool		instr_positions;	/* the first position is an instruction's address */
 	bool		in_object;
 	bool		in_function;
 	bool		after_calls;	/* the next cost line is a call's inclusive cost */
@@ -411,7 +439,119 @@ typedef struct reader
 	long		current;		/* the current function's index in fns, -1 none */
 	const char *callee_object;	/* "cob=": the called function's object, NULL: the current one */
 	bool		self_call;		/* the call after "cfn=" is of the current function (a recursion level) */
+	long		callee;			/* its index in fns, -1 for a recursion level */
+	long long	last_instr;		/* the address of the last cost line, which positions are relative to */
+	bool		after_jump;		/* the next line is a jump's source */
+	long long	jump_count;		/* that jump's count and target */
+	long long	jump_target;
+	double		calls;			/* "calls=": how many, for the cost line after it */
+	double	   *repeats;		/* per function in fns: its REP repetitions, itself */
+	size_t		nrepeats;
+	call_edge  *edges;
+	size_t		nedges;
+	size_t		edges_cap;
 } reader;
+
+/*
+ * A line's first position, an instruction's address: "0x4005d0" as it is,
+ * "+3" or "-12" from the last cost line's, "*" the same.  *rest: what follows.
+ */
+static long long
+read_instr(const reader *r, const char *line, const char **rest)
+{
+	char	   *end;
+	long long	addr;
+
+	line += strspn(line, " \t");
+	if (*line == '*')
+	{
+		*rest = line + 1;
+		return r->last_instr;
+	}
+	if (*line == '+' || *line == '-')
+	{
+		addr = r->last_instr + strtoll(line, &end, 10);
+		*rest = end;
+		return addr;
+	}
+	addr = strtoll(line, &end, 0);
+	*rest = end;
+	return addr;
+}
+
+/* The repetitions of function k so far, grown to hold it: NULL when out of memory. */
+static double *
+repeats_of(reader *r, long k)
+{
+	if ((size_t) k >= r->nrepeats)
+	{
+		size_t		n = (size_t) k * 2 + 256;
+		double	   *grown = realloc(r->repeats, n * sizeof(double));
+
+		if (grown == NULL)
+			return NULL;
+		memset(grown + r->nrepeats, 0, (n - r->nrepeats) * sizeof(double));
+		r->repeats = grown;
+		r->nrepeats = n;
+	}
+	return &r->repeats[k];
+}
+
+/*
+ * A jump's source line: a jump of an instruction to its own address is a
+ * REP instruction's repetition (the first of each execution is not a jump).
+ */
+static void
+read_jump_source(reader *r, const char *line)
+{
+	const char *rest;
+	double	   *repeats;
+
+	r->after_jump = false;
+	if (!r->instr_positions || read_instr(r, line, &rest) != r->jump_target)
+		return;
+	r->c->v[MBM_CG_REPEATS] += r->jump_count;
+	if (r->in_object)
+		r->c->object_instructions -= r->jump_count;
+	if (r->current >= 0 && (repeats = repeats_of(r, r->current)) != NULL)
+		*repeats += r->jump_count;
+}
+
+/* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET": kept for the source line after it. */
+static void
+read_jump_line(reader *r, const char *value)
+{
+	char	   *end;
+	const char *rest;
+
+	r->jump_count = strtoll(value, &end, 10);
+	end += strcspn(end, " \t");
+	r->jump_target = r->instr_positions ? read_instr(r, end, &rest) : -1;
+	r->after_jump = true;
+}
+
+/* A call and its instructions, for its callee's repetitions to come off its caller's inclusive count. */
+static void
+add_edge(reader *r, double ir)
+{
+	if (r->current < 0 || r->callee < 0 || ir <= 0)
+		return;
+	if (r->nedges == r->edges_cap)
+	{
+		size_t		cap = r->edges_cap ? r->edges_cap * 2 : 1024;
+		call_edge  *grown = realloc(r->edges, cap * sizeof(call_edge));
+
+		if (grown == NULL)
+			return;
+		r->edges = grown;
+		r->edges_cap = cap;
+	}
+	r->edges[r->nedges].caller = r->current;
+	r->edges[r->nedges].callee = r->callee;
+	r->edges[r->nedges].calls = r->calls;
+	r->edges[r->nedges].ir = ir;
+	r->nedges++;
+}
 
 /* A cost line: the function's own cost, or a call's inclusive cost. */
 static void
@@ -422,18 +562,27 @@ read_cost_line(reader *r, const char *line)
 
 	r->after_calls = false;
 	read_costs(line, r->positions, r->column, r->ncolumns, v);
+	/* a call's line is at the call's address but does not move the position others are relative to */
+	if (r->instr_positions && !call)
+	{
+		const char *rest;
+
+		r->last_instr = read_instr(r, line, &rest);
+	}
 	if (r->fns != NULL && r->current >= 0)
 	{
 		/* a recursion level's costs are its own lines too: counted there, once */
 		if (!call || !r->self_call)
-			r->fns->f[r->current].inclusive += v[MBM_CG_IR];
+			r->fns->f[r->current].inclusive_valgrind += v[MBM_CG_IR];
 		if (!call)
-			r->fns->f[r->current].self += v[MBM_CG_IR];
+			r->fns->f[r->current].self_valgrind += v[MBM_CG_IR];
+		if (call && !r->self_call)
+			add_edge(r, v[MBM_CG_IR]);
 	}
 	if (call)
 		return;
 	if (r->in_object)
-		r->c->object_ir += v[MBM_CG_IR];
+		r->c->object_instructions += v[MBM_CG_IR];
 	if (r->in_function && v[MBM_CG_IR] > 0)
 		r->c->has_function = true;
 }
@@ -453,6 +602,9 @@ read_function_line(reader *r, const char *value, bool callee)
 			strcmp(object, r->current_object) == 0 &&
 			base_length(name) == base_length(r->current_function) &&
 			strncmp(name, r->current_function, base_length(name)) == 0;
+		r->callee = -1;
+		if (r->fns != NULL && !r->self_call)
+			r->callee = function_index(r->fns, object ? object : "???", name, base_length(name));
 		r->callee_object = NULL;
 		return;
 	}
@@ -482,14 +634,22 @@ read_other_line(reader *r, const char *line)
 	else if (strncmp(line, "cfn=", 4) == 0)
 		read_function_line(r, line + 4, true);
 	else if (strncmp(line, "calls=", 6) == 0)
+	{
 		r->after_calls = true;
+		r->calls = strtod(line + 6, NULL);
+	}
+	else if (strncmp(line, "jump=", 5) == 0 || strncmp(line, "jcnd=", 5) == 0)
+		read_jump_line(r, line + 5);
 	else if (strncmp(line, "events:", 7) == 0)
 		r->ncolumns = read_events(line + 7, r->column, 32);
 	else if (strncmp(line, "positions:", 10) == 0)
+	{
 		r->positions = count_words(line + 10);
+		r->instr_positions = strncmp(line + 10 + strspn(line + 10, " \t"), "instr", 5) == 0;
+	}
 	else if (strncmp(line, "totals:", 7) == 0 && r->ncolumns > 0)
 	{
-		memset(r->c->v, 0, sizeof(r->c->v));
+		memset(r->c->v, 0, sizeof(r->c->v[0]) * MBM_CG_REPEATS);
 		read_costs(line + 7, 0, r->column, r->ncolumns, r->c->v);
 		r->totals = true;
 	}
@@ -497,6 +657,138 @@ read_other_line(reader *r, const char *line)
 		snprintf(r->c->trigger, sizeof(r->c->trigger), "%s", line + 15);
 	else if (strncmp(line, "desc: ", 6) == 0 && strstr(line, " cache:"))
 		note_cache(r->c, line + 6);
+}
+
+/*
+ * The functions' counts as a CPU counts them: self less the function's
+ * own repetitions; inclusive less those and, for each call, the callee's
+ * repetitions in proportion to the instructions of that call, which
+ * depends on the callee's own calls: repeated until nothing moves by half
+ * an instruction (a call graph's depth, or its cycles' slow convergence:
+ * at most 200 rounds).
+ */
+static void
+finish_repeats(reader *r)
+{
+	mbm_cg_functions *fns = r->fns;
+	double	   *under,
+			   *next;
+	size_t		i,
+				e;
+	int			round;
+	bool		any = false;
+
+	for (i = 0; i < fns->n; i++)
+	{
+		double		own = i < r->nrepeats ? r->repeats[i] : 0;
+
+		fns->f[i].self = fns->f[i].self_valgrind - own;
+		fns->f[i].inclusive = fns->f[i].inclusive_valgrind - own;
+		any |= own > 0;
+	}
+	if (!any || (under = calloc(fns->n, sizeof(double))) == NULL)
+		return;
+	if ((next = calloc(fns->n, sizeof(double))) == NULL)
+	{
+		free(under);
+		return;
+	}
+	for (i = 0; i < fns->n && i < r->nrepeats; i++)
+		under[i] = r->repeats[i];
+	for (round = 0; round < 200; round++)
+	{
+		double		moved = 0;
+
+		for (i = 0; i < fns->n; i++)
+			next[i] = i < r->nrepeats ? r->repeats[i] : 0;
+		for (e = 0; e < r->nedges; e++)
+		{
+			const call_edge *ce = &r->edges[e];
+			double		callee_all = fns->f[ce->callee].inclusive_valgrind;
+
+			if (callee_all > 0)
+				next[ce->caller] += ce->ir * under[ce->callee] / callee_all;
+		}
+		for (i = 0; i < fns->n; i++)
+		{
+			moved = fmax(moved, fabs(next[i] - under[i]));
+			under[i] = next[i];
+		}
+		if (moved < 0.5)
+			break;
+	}
+	for (i = 0; i < fns->n; i++)
+		fns->f[i].inclusive = fns->f[i].inclusive_valgrind - under[i];
+	free(under);
+	free(next);
+}
+
+/* A name callgrind gives a function it has no symbol for: its address, "0x00000000001e8030". */
+static bool
+is_address_name(const char *name)
+{
+	if (strncmp(name, "0x", 2) != 0 || name[2] == '\0')
+		return false;
+	return strspn(name + 2, "0123456789abcdefABCDEF") == strlen(name + 2);
+}
+
+/*
+ * Function k's name, or for one without a symbol a name that is the same
+ * in every build: a PLT stub (one or two instructions a call, a jump to
+ * the one function it stands for) "NAME@plt" after that function, as
+ * objdump names it; any other "(no symbol)", all of an object's together.
+ */
+static void
+stable_name(const reader *r, size_t k, char *out, size_t outlen)
+{
+	const char *name = r->fns->f[k].name;
+	long		callee = -1;
+	double		calls_in = 0;
+	size_t		e;
+
+	if (!is_address_name(name))
+	{
+		snprintf(out, outlen, "%s", name);
+		return;
+	}
+	for (e = 0; e < r->nedges; e++)
+	{
+		if (r->edges[e].callee == (long) k)
+			calls_in += r->edges[e].calls;
+		if (r->edges[e].caller != (long) k)
+			continue;
+		if (callee >= 0 && callee != r->edges[e].callee)
+			callee = -2;		/* more than one */
+		else if (callee == -1)
+			callee = r->edges[e].callee;
+	}
+	if (callee >= 0 && calls_in > 0 && r->fns->f[k].self_valgrind <= 2 * calls_in &&
+		!is_address_name(r->fns->f[callee].name))
+		snprintf(out, outlen, "%s@plt", r->fns->f[callee].name);
+	else
+		snprintf(out, outlen, "(no symbol)");
+}
+
+/* This dump's functions into *into under their stable names (added to what is there). */
+static void
+add_named(const reader *r, mbm_cg_functions *into)
+{
+	size_t		i;
+
+	for (i = 0; i < r->fns->n; i++)
+	{
+		const mbm_cg_function *fn = &r->fns->f[i];
+		char		name[1024];
+		long		k;
+
+		stable_name(r, i, name, sizeof(name));
+		if ((k = function_index(into, fn->object, name, strlen(name))) < 0)
+			return;
+		into->f[k].self += fn->self;
+		into->f[k].inclusive += fn->inclusive;
+		into->f[k].self_valgrind += fn->self_valgrind;
+		into->f[k].inclusive_valgrind += fn->inclusive_valgrind;
+	}
 }
 
 int
@@ -516,16 +808,22 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	r.object = object;
 	r.function = function;
 	r.c = c;
-	r.fns = fns ? &own : NULL;	/* added to *fns only once the dump is whole */
+	r.fns = &own;				/* added to *fns only once the dump is whole */
 	r.positions = 1;
 	r.current = -1;
+	r.callee = -1;
 	while (getline(&line, &cap, f) > 0)
 	{
 		char		first = line[0];
 
 		line[strcspn(line, "\n")] = '\0';
 		if ((first >= '0' && first <= '9') || first == '+' || first == '-' || first == '*')
-			read_cost_line(&r, line);
+		{
+			if (r.after_jump)
+				read_jump_source(&r, line);
+			else
+				read_cost_line(&r, line);
+		}
 		else
 			read_other_line(&r, line);
 	}
@@ -533,8 +831,15 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	free_names(&r.objects);
 	free_names(&r.functions);
 	fclose(f);
-	if (r.totals && fns != NULL)
-		mbm_cg_functions_add(fns, &own, 1.0);
+	c->repeats_known = r.instr_positions;
+	if (r.totals)
+	{
+		finish_repeats(&r);
+		if (fns != NULL)
+			add_named(&r, fns);
+	}
+	free(r.repeats);
+	free(r.edges);
 	mbm_cg_functions_free(&own);
 	return r.totals ? 0 : -1;
 }

@@ -81,7 +81,13 @@ mbm_count_tools(bool control, char *err, size_t errlen)
 		snprintf(err, errlen, "%s --version does not say it is valgrind (\"%s\")", valgrind, version);
 		return -1;
 	}
-	snprintf(counter_name, sizeof(counter_name), "callgrind %s", version + 9);
+	/*
+	 * The counter names its definition of an instruction: the counts of
+	 * valgrind's own (each repetition, "callgrind 3.19.0") differ from
+	 * these by work no CPU does, and a comparison refuses to mix two
+	 * counters (microbench.check_counters)
+	 */
+	snprintf(counter_name, sizeof(counter_name), "callgrind %s, REP once", version + 9);
 	return 0;
 }
 
@@ -163,7 +169,13 @@ mbm_count_wrapper(const mbm_any_build *ab)
 	wrapper[n++] = "--collect-atstart=no";
 	snprintf(wrapper_text[0], sizeof(wrapper_text[0]), "--callgrind-out-file=%s/cg.%%p", count_dir());
 	wrapper[n++] = wrapper_text[0];
-	wrapper[n++] = "--dump-instr=no";
+	/*
+	 * Each instruction's address and the jumps between them: a REP string
+	 * instruction's jumps to itself are its repetitions, which valgrind
+	 * counts one by one and a CPU does not (mbm_callgrind.c takes them off)
+	 */
+	wrapper[n++] = "--dump-instr=yes";
+	wrapper[n++] = "--collect-jumps=yes";
 	wrapper[n++] = "--dump-line=no";
 	wrapper[n++] = rq.cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
 	if (rq.cache_sim)
@@ -200,7 +212,6 @@ mbm_count_wrapper(const mbm_any_build *ab)
 	if (!ab->pg)
 	{
 		wrapper[n++] = "--separate-threads=yes";
-		wrapper[n++] = "--collect-jumps=no";
 
 		/*
 		 * Only the commands: whether a command's packet is already there
@@ -265,6 +276,21 @@ mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myse
 }
 
 /*
+ * -1 and why in err when the dump at path cannot tell REP repetitions (it
+ * has no instruction addresses: not written with mbm_count_wrapper's
+ * options), 0 otherwise.
+ */
+static int
+no_repeats_known(const mbm_cg_counts *c, const char *path, char *err, size_t errlen)
+{
+	if (c->repeats_known)
+		return 0;
+	snprintf(err, errlen, "%s has no instructions' addresses (callgrind's --dump-instr=yes), so its REP"
+			 " instructions' repetitions cannot be told from the instructions a CPU counts", path);
+	return -1;
+}
+
+/*
  * The counts of the Postgres worker that ran the window: its dump, which
  * the worker wrote (cg.PID.1, named MB_COUNT_WINDOW_NAME) before
  * bench_run() returned; the extension's own share into harness.
@@ -287,7 +313,7 @@ pg_window_count(const char *line, mbm_cg_counts *c, mbm_cg_functions *fns, char 
 		snprintf(err, errlen, "%s is not a window's count (\"%s\")", path, c->trigger);
 		return -1;
 	}
-	return 0;
+	return no_repeats_known(c, path, err, errlen);
 }
 
 /*
@@ -324,6 +350,8 @@ add_latest_dump(pid_t pid, const char *function, mbm_cg_counts *sum, mbm_cg_func
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", count_dir(), e->d_name);
 		whole = mbm_callgrind_read(path, NULL, function, &c, &thread) == 0 && c.has_function;
+		if (whole && !c.repeats_known)
+			sum->repeats_known = false;
 		if (whole)
 			mbm_cg_functions_add(fns, &thread, 1.0);
 		mbm_cg_functions_free(&thread);
@@ -349,12 +377,13 @@ my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, mbm_cg_functions *f
 				size_t errlen)
 {
 	memset(sum, 0, sizeof(*sum));
+	sum->repeats_known = true;
 	if (add_latest_dump(srv->pid, "dispatch_command", sum, fns) == 0)
 	{
 		snprintf(err, errlen, "no thread that ran commands in callgrind's latest dump in %s", count_dir());
 		return -1;
 	}
-	return 0;
+	return no_repeats_known(sum, count_dir(), err, errlen);
 }
 
 /*
@@ -442,6 +471,8 @@ wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, mbm_cg_functions *fn
 			}
 			usleep(20000);
 		}
+		if (no_repeats_known(&c, path, err, errlen) != 0)
+			return -1;
 		for (k = 0; k < MBM_CG_NEVENTS; k++)
 			sum->v[k] += c.v[k];
 		snprintf(sum->caches, sizeof(sum->caches), "%s", c.caches);
@@ -495,7 +526,7 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 		mbm_cg_functions_free(&full_fns);
 		return RUN_FAILED;
 	}
-	full->total = c->v[MBM_CG_IR];
+	full->total = mbm_cg_instructions(c);
 	one_event.seconds = 0;
 	one_event.events = 1;
 	one_event.checkpoint = false;
@@ -511,7 +542,7 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 		return RUN_FAILED;
 	}
 	free(line_one);
-	one->total = tail.v[MBM_CG_IR];
+	one->total = mbm_cg_instructions(&tail);
 	events = mbm_json_number(*line, "events", 0);
 	if (events >= 2)
 	{
@@ -520,10 +551,10 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	}
 	mbm_cg_functions_free(&full_fns);
 	mbm_cg_functions_free(&one_fns);
-	if (events < 2 || c->v[MBM_CG_IR] <= tail.v[MBM_CG_IR])
+	if (events < 2 || mbm_cg_instructions(c) <= mbm_cg_instructions(&tail))
 	{
 		snprintf(err, errlen, "a window of %.0f events over the wire counts no more than one of 1 event"
-				 " (%lld, %lld)", events, c->v[MBM_CG_IR], tail.v[MBM_CG_IR]);
+				 " (%lld, %lld)", events, mbm_cg_instructions(c), mbm_cg_instructions(&tail));
 		return RUN_FAILED;
 	}
 	for (k = 0; k < MBM_CG_NEVENTS; k++)
@@ -544,7 +575,9 @@ mark_my_window(int edge, void *arg, char *err, size_t errlen)
 /*
  * The simulated caches' figures of counts as text into out[0..3]: I1
  * misses, D1 misses, LL misses, and estimated cycles, L1 hits + 5 x LL
- * hits + 35 x LL misses (Turner-Trauring's weights, docs/methodology.md).
+ * hits + 35 x LL misses (Turner-Trauring's weights, docs/methodology.md),
+ * a REP instruction's fetch once per execution as its count; its data
+ * accesses, one a repetition, stay as valgrind simulated them.
  */
 static void
 cache_figures(const mbm_cg_counts *c, char out[4][32])
@@ -552,7 +585,7 @@ cache_figures(const mbm_cg_counts *c, char out[4][32])
 	const long long *v = c->v;
 	long long	l1_misses = v[MBM_CG_I1MR] + v[MBM_CG_D1MR] + v[MBM_CG_D1MW];
 	long long	ll_misses = v[MBM_CG_ILMR] + v[MBM_CG_DLMR] + v[MBM_CG_DLMW];
-	long long	l1_hits = v[MBM_CG_IR] + v[MBM_CG_DR] + v[MBM_CG_DW] - l1_misses;
+	long long	l1_hits = mbm_cg_instructions(c) + v[MBM_CG_DR] + v[MBM_CG_DW] - l1_misses;
 
 	snprintf(out[0], 32, "%lld", v[MBM_CG_I1MR]);
 	snprintf(out[1], 32, "%lld", v[MBM_CG_D1MR] + v[MBM_CG_D1MW]);
@@ -561,19 +594,22 @@ cache_figures(const mbm_cg_counts *c, char out[4][32])
 }
 
 /*
- * The run's row with its window's counts, each function's (functions:
- * [object, function, self, inclusive] in instructions of the window), and
- * a note that says what they hold.
+ * The run's row with its window's counts, as a CPU counts instructions (a
+ * REP string instruction once) and as valgrind does (instructions_valgrind),
+ * each function's (functions: [object, function, self, inclusive,
+ * self_valgrind, inclusive_valgrind] in instructions of the window), and a
+ * note that says what they hold.
  */
 static mbm_run_outcome
 add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c,
 		   const mbm_cg_functions *fns, const wire_run *ww, char **line, char *err, size_t errlen)
 {
 	char		count[32],
-				harness[32];
+				harness[32],
+				count_valgrind[32];
 	char		cache[4][32];
 	char		note[2048];
-	const char *params[10] = {*line, count, counter_name, note};
+	const char *params[11] = {*line, count, counter_name, note};
 	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
 		" slows the clock's work unequally for two builds";
 	const char *pg_settings = "wal_buffers=64kB, wal_writer_delay=10s: the WAL writer initialises WAL"
@@ -582,13 +618,15 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 	char	   *functions;
 	int			i;
 
-	snprintf(count, sizeof(count), "%lld", c->v[MBM_CG_IR]);
-	snprintf(harness, sizeof(harness), "%lld", c->object_ir);
+	snprintf(count, sizeof(count), "%lld", mbm_cg_instructions(c));
+	snprintf(count_valgrind, sizeof(count_valgrind), "%lld", c->v[MBM_CG_IR]);
+	snprintf(harness, sizeof(harness), "%lld", c->object_instructions);
 	cache_figures(c, cache);
 	for (i = 0; i < 4; i++)
 		params[4 + i] = rq.cache_sim ? cache[i] : NULL;
 	params[8] = ab->pg && !ww ? harness : NULL;
 	params[9] = ab->pg ? pg_settings : settings;
+	params[10] = count_valgrind;
 	if (ww)
 	{
 		char		pids[2][200] = {"", ""};
@@ -629,8 +667,9 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 					"'instructions', $2::bigint, 'instructions_counter', $3::text,"
 					"'hw_counters_note', $4::text, 'i1_misses', $5::bigint, 'd1_misses', $6::bigint,"
 					"'ll_misses', $7::bigint, 'estimated_cycles', $8::bigint,"
-					"'harness_instructions', $9::bigint, 'count_settings', $10::text))::text",
-					10, params, out, sizeof(out), err, errlen) != 0)
+					"'harness_instructions', $9::bigint, 'count_settings', $10::text,"
+					"'instructions_valgrind', $11::bigint))::text",
+					11, params, out, sizeof(out), err, errlen) != 0)
 		return RUN_FAILED;
 	free(*line);
 	*line = NULL;

@@ -5,6 +5,7 @@
  */
 #include "mbm.h"
 #include "mbm_reports.h"
+#include "mbm_setup.h"
 #include "mbm_fleet.h"
 #include "mbm_count.h"
 #include "mbm_labels.h"
@@ -187,7 +188,8 @@ json_pair(FILE *f, const char *key, const char *value, bool last)
 
 /*
  * The manifest's "metric" and, for counted runs, "counted": the counter,
- * the threshold, the harness, each round's seed, the warm-up, and the
+ * the threshold, the harness (the compiler and flags that built the
+ * extension for every build), each round's seed, the warm-up, and the
  * events of every cell's window.
  */
 static void
@@ -218,8 +220,19 @@ write_counting(FILE *f)
 			fprintf(f, "\"events\": %lld}", progress.count_events[family][w]);
 			first = false;
 		}
+	/* the in-server harness: one compiler and its flags build it into every build */
+	if (rq.harness != NULL && mbm_setup_harness_compiler()[0] != '\0')
+	{
+		fprintf(f, "\n  ], \"harness\": {");
+		json_pair(f, "label", rq.harness->label, false);
+		json_pair(f, "compiler", mbm_setup_harness_compiler(), false);
+		json_pair(f, "cc", rq.harness->cc, false);
+		json_pair(f, "cflags", rq.harness->cflags, true);
+		fprintf(f, "}, \"servers\": [");
+	}
+	else
+		fprintf(f, "\n  ], \"servers\": [");
 	/* what a count by hand repeats (docs/compare.md): a count depends on the server's command line */
-	fprintf(f, "\n  ], \"servers\": [");
 	for (w = 0, first = true; w < rq.nmeasured; w++)
 	{
 		if (progress.counted_command[w][0] == '\0')

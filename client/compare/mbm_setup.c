@@ -123,6 +123,15 @@ compiler_identity(const char *cc, char *out, size_t len)
 		out[0] = '\0';
 }
 
+/* The harness's compiler as it says it is, once mbm_setup_extension has asked it. */
+static char harness_compiler[256];
+
+const char *
+mbm_setup_harness_compiler(void)
+{
+	return harness_compiler;
+}
+
 /* The compiler the extension's library at path was built with, as it records it; "" if none. */
 static void
 library_compiler(const char *path, char *out, size_t len)
@@ -182,6 +191,7 @@ mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err,
 		free(wanted);
 		return -1;
 	}
+	snprintf(harness_compiler, sizeof(harness_compiler), "%s", wanted_cc);
 	snprintf(path, sizeof(path), "%s/extension/microbench--%s.sql", share, version);
 	installed = read_file(path, NULL);
 	snprintf(path, sizeof(path), "%s/microbench.so", lib);

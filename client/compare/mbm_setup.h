@@ -15,6 +15,8 @@
  */
 extern int	mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err,
 								size_t errlen);
+/* What the harness's compiler says it is ("gcc 12.2.0"), "" before mbm_setup_extension. */
+extern const char *mbm_setup_harness_compiler(void);
 /* The results database: --results-db's, or a server of our own. */
 extern int	mbm_setup_results(char *err, size_t errlen);
 /* Another connection to it, for a process the runner forked: NULL with err set. */

@@ -11,7 +11,9 @@
 # the harness ran; --metric both writes both reports; MariaDB is counted
 # too (the commands of the thread that serves the client), and an A/A of a
 # read and a write is the same within 0.5%, each round's two counts within
-# 0.2% of each other for the read, 0.5% for the write.  Each run keeps its functions: the report's first
+# 0.2% of each other for the read, 0.5% for the write.  Every run has two
+# counts, a REP string instruction once (a CPU's) and once a repetition
+# (valgrind's), and so has each function.  Each run keeps its functions: the report's first
 # ten of the cell without index-only scans include the heap fetch, and it
 # says how much they explain; in an A/A no function differs.
 set -u
@@ -60,7 +62,8 @@ is "$(cell "$out/report.txt" point-query)" "1.00=" "point-query, untouched by th
 like "$(cell "$out/report.txt" range-covered-pk)" '^0\.[0-9][0-9]$' \
    "range-covered-pk without index-only scans: a difference (b runs more instructions: $(cell "$out/report.txt" range-covered-pk))"
 like "$(grep -c 'cells: instructions(a) / instructions(b)' "$out/report.txt")" '^1$' "the report says its cells are instructions(a) / instructions(b)"
-like "$(grep 'metric: instructions per query, counted' "$out/report.txt")" 'callgrind [0-9.]+' "... and what counted them"
+like "$(grep 'metric: instructions per query, counted' "$out/report.txt")" 'callgrind [0-9.]+, REP once: a REP string instruction once, as a CPU counts it' \
+   "... and what counted them, a REP string instruction once"
 like "$(grep 'harness:' "$out/report.txt")" 'built with gcc [0-9.]+ for every build: [0-9.-]+% of a query' \
    "... and what share of a query the harness ran, built with one compiler for both builds"
 is "$(rows "$out/runs.jsonl" '" ".join("%d:%s" % (k, sorted({r["seed"] for r in rows if r["round"] == k})) for k in (1, 2, 3))')" \
@@ -86,6 +89,16 @@ print(m["metric"], c["threshold"], sorted(w["workload"] for w in c["windows"]), 
       {o["metric"] for o in m["order"]})' "$out/manifest.json")" \
    "instructions 0.005 ['point-query', 'range-covered-pk'] 10 2 {'instructions'}" \
    "the manifest names the metric, its threshold, each cell's window, the warm-up and each build's counted server"
+# two counts: a REP string instruction once (a CPU's), and once a repetition (valgrind's)
+is "$(rows "$out/runs.jsonl" 'all(0 < r["instructions"] <= r["instructions_valgrind"] and r["instructions_counter"].endswith(", REP once")
+          and all(len(f) == 6 and f[2] <= f[4] and f[3] <= f[5] for f in r["functions"])
+          and sum(f[4] for f in r["functions"]) == r["instructions_valgrind"] for r in rows)')" \
+   "True" "every run has both counts, a CPU's never above valgrind's, and so has each of its functions"
+is "$(python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["counted"]["harness"]
+print(h["label"], h["compiler"].startswith("gcc "), "-O2" in h["cflags"], bool(h["cc"]))' "$out/manifest.json")" \
+   "a True True True" "the manifest names the harness: its build, compiler and flags"
 # where the difference comes from: each function's instructions of the window
 is "$(rows "$out/runs.jsonl" 'all(sum(f[2] for f in r["functions"]) == r["instructions"]
           and any(f[0] == "microbench.so" and f[1] == "run_event" for f in r["functions"])
@@ -102,7 +115,7 @@ like "$(grep -o 'the first ten explain [^;]*of it' <<<"$rcp")" '^the first ten e
    "... and the report says how much of the cell's difference the first ten explain"
 like "$(grep -o '[0-9]* of [0-9]* functions differ' <<<"$rcp")" '^[1-9][0-9]* of [0-9]+ functions differ$' "... and how many functions differ"
 like "$(grep -o 'The deepest call carrying half the difference or more: [^,]*' <<<"$rcp")" \
-   ': (ExecScan|index_fetch_heap|heapam_index_fetch_tuple|0x[0-9a-f]+)$' \
+   ': (ExecScan|index_fetch_heap|heapam_index_fetch_tuple|[a-z_]+@plt|\(no symbol\))$' \
    "... and the deepest call both builds make that carries half of it: the scan or the heap fetch"
 # (a libc string function may differ: its cost follows where the heap puts
 # its strings, which a setting on b's command line moves: methodology.md)
@@ -145,8 +158,11 @@ is "$(rows "$out/runs.jsonl" '" ".join(sorted("%s/%d" % (w, k) for w, most in ((
    "all within" "MariaDB's two counts of every round (one seed) agree: the read's within 0.2%, the write's within 0.5%"
 like "$(rows "$out/runs.jsonl" '(" ".join(sorted({r["instructions_counter"].split()[0] for r in rows})),
           min(r["instructions"] / r["queries"] for r in rows) > 1000,
-          all(r["count_settings"].startswith("innodb_force_recovery=2: no purge") for r in rows))')" \
-   "^\('callgrind', True, True\)$" "MariaDB's runs counted by callgrind, over a thousand instructions a query, the one setting that differs named"
+          all(r["count_settings"].startswith("innodb_force_recovery=2: no purge") for r in rows),
+          all(0 < r["instructions"] <= r["instructions_valgrind"] and r["instructions_counter"].endswith(", REP once")
+              for r in rows))')" \
+   "^\('callgrind', True, True, True\)$" \
+   "MariaDB's runs counted by callgrind, over a thousand instructions a query (both counts, a CPU's never above valgrind's), the one setting that differs named"
 like "$(grep 'counted server:' "$out/report.txt")" '^-- counted server: ma: innodb_force_recovery=2: no purge' \
    "... and the report says which setting differs from a timed server's, and why"
 is "$(grep -c 'No function differs beyond the count.s spread' "$out/report.md"):$(rows "$out/runs.jsonl" 'all(

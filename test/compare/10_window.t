@@ -7,7 +7,9 @@
 # nothing fixed is left in a window, and a read's window reads no block
 # from disk.  Postgres (the worker marks its own window) and MariaDB (the
 # client stops at the window's ends, callgrind_control zeroes and dumps).
-# Then the runner's count of a cell agrees with the same count by hand.
+# Then the runner's count of a cell agrees with the same count by hand
+# (valgrind's totals line, each REP repetition one: the runner's
+# instructions_valgrind).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -161,7 +163,7 @@ m = json.load(open(sys.argv[1]))["counted"]
 print(m["windows"][0]["events"], m["seed_of_round_1"], [s["command"] for s in m["servers"] if s["label"] == "a"][0])' "$out/manifest.json")
 runner=$(python3 -c '
 import json, sys
-print([r["instructions"] for r in map(json.loads, open(sys.argv[1])) if r["label"] == "a"][0])' "$out/runs.jsonl")
+print([r["instructions_valgrind"] for r in map(json.loads, open(sys.argv[1])) if r["label"] == "a"][0])' "$out/runs.jsonl")
 run_as postgres cp -a "$work/pristine-$("$PG_PREFIX/bin/postgres" --version | sed 's/.* \([0-9]*\).*/\1/')" "$work/run"
 rm -rf "$work/count"; mkdir -m 1777 "$work/count"
 run_as postgres sh -c "exec $command" >"$scratch/hand.log" 2>&1 &

@@ -45,6 +45,8 @@ is "$(rows "$out/runs.jsonl" 'sorted({(r["driver"], r["dbms"]) for r in rows})')
    "every run is the pgsql driver's against Postgres"
 is "$(rows "$out/runs.jsonl" 'sum("over the wire, the backends of the client" in r["hw_counters_note"] and "workers (pids" in r["hw_counters_note"] and r["instructions"] > 0 for r in rows)')" 12 \
    "each of the 12 counted rows has its count and names the backends counted"
+is "$(rows "$out/runs.jsonl" 'all(0 < r["instructions"] <= r["instructions_valgrind"] and r["instructions_counter"].endswith(", REP once") for r in rows)')" \
+   "True" "... both counts, a REP string instruction once (a CPU's, never above valgrind's) and valgrind's"
 pq=$(rows "$out/runs.jsonl" '" ".join("%.0f" % (r["instructions"] / r["queries"]) for r in rows if r["workload"] == "point-query")')
 like "$pq" '^(([3-6][0-9]{4}) ?){6}$' "point-query over the wire: 30,000-69,999 instructions a query in the backend ($pq)"
 is "$(python3 -c '

@@ -9,7 +9,7 @@
 -- markdown and SVG reports showing them.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(14);
+SELECT plan(20);
 
 -- Counted runs of one cell, 1000 queries each; functions as the runner
 -- writes them: [object, function, self, inclusive] in instructions of the
@@ -91,6 +91,41 @@ SELECT matches((SELECT t FROM md),
 SELECT matches(microbench.bench_report('fa-base', 'fa-other', 'svg', metric => 'instructions'),
                'class="functions-bar" data-function="heap_fetch" data-difference="5002\.0" data-differs="true"',
                'the SVG draws the functions of the cell');
+
+-- libc's string and memory functions: their share of a cell's difference
+SELECT is((SELECT string_agg(microbench.libc_string_function(o, f)::text, ' ' ORDER BY ord)
+           FROM unnest(ARRAY['libc.so.6', 'libc.so.6', 'libc.so.6', 'postgres', 'libc.so.6'],
+                       ARRAY['__memset_avx2_unaligned_erms', 'memcmp', '__strlen_evex', 'memcmp', 'malloc'])
+                WITH ORDINALITY AS x(o, f, ord)),
+          'true true true false false', 'libc''s string and memory functions, by object and name');
+SELECT is((SELECT format('%s %s %s', dbms, round(libc_difference::numeric, 1),
+                         (round(share::numeric, 6) = round((1.5 / 3010.186666666667)::numeric, 6))::text)
+           FROM microbench.libc_shares('fa-base', ARRAY['fa-other'], 'post')),
+          'postgres 1.5 true', 'libc_shares: memcmp''s 1.5 instructions a query of the cell''s 3,010');
+-- a cell whose difference is mostly a memset (as valgrind runs it), with
+-- valgrind's own figures beside a CPU's: [.., self, inclusive, self_valgrind, inclusive_valgrind]
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients, rand_type,
+                             seconds, warmup, started_at, ended_at, elapsed_seconds, events, queries, qps,
+                             tps, event_limit, round, instance, instructions, instructions_valgrind,
+                             instructions_counter, seed, functions)
+SELECT 'postgres', '18', l, 'delete', 'post', 1, 1000, 1, 'uniform', 0, 0, now(), now(), 1,
+       100, 1000, 0, 0, 100, s, l || s, 1000000 + m, 1000000 + 8 * m, 'callgrind 3.19.0, REP once', s,
+       jsonb_build_array(jsonb_build_array('postgres', 'ExecDelete', 1000000 - 10 * s, 1000000 + m, 1000000 - 10 * s, 1000000 + 8 * m),
+                         jsonb_build_array('libc.so.6', '__memset_avx2_unaligned_erms', m + 10 * s, m + 10 * s, 8 * m + 10 * s, 8 * m + 10 * s))
+FROM (VALUES ('lc-a', 1000), ('lc-b', 40000)) AS v(l, m), generate_series(1, 3) AS s;
+SELECT is((SELECT format('%s %s', self_instructions_valgrind, inclusive_instructions_valgrind) FROM microbench.run_functions
+           WHERE label = 'lc-b' AND seed = 1 AND function LIKE '__memset%'),
+          '320010 320010', 'run_functions: valgrind''s figures beside a CPU''s');
+SELECT is((SELECT format('%s %s', self_instructions_valgrind, self_instructions) FROM microbench.run_functions
+           WHERE label = 'fa-base' AND seed = 1 AND function = 'scan'),
+          '3000000 3000000', '... and for a run that has valgrind''s alone, those');
+SELECT ok(strpos(microbench.bench_report('lc-a', 'lc-b', metric => 'instructions'),
+                 E'\n-- libc: pg: libc''s string and memory functions carry over a quarter of the difference of 1 cell(s),'
+                 ' and valgrind runs other variants of them than the CPU would (AVX2 where it may run EVEX): delete 100%') > 0,
+          'a report names the cells whose difference libc''s string functions carry over a quarter of');
+SELECT matches(microbench.bench_report('lc-a', 'lc-b', 'markdown', metric => 'instructions'),
+               'libc''s string and memory functions carry 100\.0% of the difference: over a quarter, and valgrind runs other variants',
+               '... and report.md gives the share under the cell''s functions');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -4,10 +4,14 @@
  * format: totals, an object's own instructions, each function's self and
  * inclusive instructions (compressed names, a call's inclusive cost, a
  * recursion level, a callee in another object), the tables summed and
- * differenced, and their JSON.  TAP on stdout.
+ * differenced, and their JSON; REP string instructions counted once per
+ * execution, on dumps written here and on a real callgrind run of
+ * rep_forms.c (skipped where valgrind is not installed); functions without
+ * a symbol named by what they call.  TAP on stdout.
  */
 #include "mbm_callgrind.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +89,214 @@ static const char *const dump =
 	"0 20\n"
 	"totals: 100\n";
 
+/*
+ * Instruction addresses and jumps (--dump-instr=yes --collect-jumps=yes):
+ * main (5 itself) calls zero_page twice, whose rep stosb at 0x2002 ran
+ * 1,990 times for two executions (1,988 jumps to itself), and memset in
+ * libc once, whose instruction at 0x5004 jumped to itself 50 times; main's
+ * conditional jump from 0x100a to 0x100d is no repetition.  A call's cost
+ * line is at the call's address but positions stay relative to the last
+ * cost line's.
+ */
+static const char *const rep_dump =
+	"# callgrind format\n"
+	"version: 1\n"
+	"positions: instr\n"
+	"events: Ir\n"
+	"\n"
+	"ob=(1) /opt/pg/bin/postgres\n"
+	"fn=(1) main\n"
+	"0x1000 3\n"
+	"cfn=(2) zero_page\n"
+	"calls=2 0x2000\n"
+	"+5 2000\n"
+	"+10 2\n"
+	"jcnd=1/2 +3\n"
+	"*\n"
+	"cob=(2) /lib/x86_64-linux-gnu/libc.so.6\n"
+	"cfn=(3) memset\n"
+	"calls=1 0x5000\n"
+	"* 100\n"
+	"fn=(2)\n"
+	"0x2000 4\n"
+	"+2 1990\n"
+	"jcnd=1988/1990 *\n"
+	"*\n"
+	"+2 6\n"
+	"ob=(2)\n"
+	"fn=(3)\n"
+	"0x5000 40\n"
+	"+4 60\n"
+	"jump=50 *\n"
+	"*\n"
+	"totals: 2105\n";
+
+/*
+ * Functions without a symbol, named by callgrind by their addresses: two
+ * PLT stubs (one or two instructions a call) of memcpy, a function that
+ * calls two, and one that calls one but is no stub (20 instructions a call).
+ */
+static const char *const stub_dump =
+	"positions: instr\n"
+	"events: Ir\n"
+	"ob=(3) /opt/pg/bin/postgres\n"
+	"fn=(6) caller\n"
+	"0x500 3\n"
+	"cob=(1) ???\n"
+	"cfn=(1) 0x00000000001e8030\n"
+	"calls=2 0x1e8030\n"
+	"* 32\n"
+	"cob=(1)\n"
+	"cfn=(3) 0x00000000001e8040\n"
+	"calls=1 0x1e8040\n"
+	"* 16\n"
+	"cob=(1)\n"
+	"cfn=(4) 0x00000000001e9000\n"
+	"calls=1 0x1e9000\n"
+	"* 40\n"
+	"cob=(1)\n"
+	"cfn=(7) 0x00000000001ea000\n"
+	"calls=1 0x1ea000\n"
+	"* 30\n"
+	"ob=(1)\n"
+	"fn=(1)\n"
+	"0x1e8030 2\n"
+	"cob=(2) /lib/libc.so.6\n"
+	"cfn=(2) memcpy\n"
+	"calls=2 0x100\n"
+	"* 30\n"
+	"fn=(3)\n"
+	"0x1e8040 1\n"
+	"cob=(2)\n"
+	"cfn=(2)\n"
+	"calls=1 0x100\n"
+	"* 15\n"
+	"fn=(4)\n"
+	"0x1e9000 15\n"
+	"cob=(2)\n"
+	"cfn=(2)\n"
+	"calls=1 0x100\n"
+	"* 15\n"
+	"cob=(2)\n"
+	"cfn=(5) strlen\n"
+	"calls=1 0x200\n"
+	"* 10\n"
+	"fn=(7)\n"
+	"0x1ea000 20\n"
+	"cob=(2)\n"
+	"cfn=(5)\n"
+	"calls=1 0x200\n"
+	"* 10\n"
+	"ob=(2)\n"
+	"fn=(2)\n"
+	"0x100 60\n"
+	"fn=(5)\n"
+	"0x200 20\n"
+	"totals: 121\n";
+
+static void
+test_rep_dump(const char *path)
+{
+	mbm_cg_counts c;
+	mbm_cg_functions fns = {0};
+	const mbm_cg_function *f;
+
+	write_file(path, rep_dump);
+	ok(mbm_callgrind_read(path, "/libc.so.6", NULL, &c, &fns) == 0, "a dump with addresses and jumps reads");
+	ok(c.repeats_known && c.v[MBM_CG_IR] == 2105 && c.v[MBM_CG_REPEATS] == 2038 && mbm_cg_instructions(&c) == 67,
+	   "valgrind's 2,105 instructions less 2,038 repetitions of REP instructions: 67");
+	ok(c.object_instructions == 50, "libc's own instructions, its REP instruction once per execution");
+	f = find(&fns, "postgres", "zero_page");
+	ok(f && f->self_valgrind == 2000 && f->self == 12 && f->inclusive == 12 && f->inclusive_valgrind == 2000,
+	   "zero_page: 2,000 as valgrind counts, 12 as a CPU does (two executions of its rep stosb)");
+	f = find(&fns, "libc.so.6", "memset");
+	ok(f && f->self == 50 && f->self_valgrind == 100, "an unconditional jump to itself is a repetition too");
+	f = find(&fns, "postgres", "main");
+	ok(f && f->self == 5 && f->self_valgrind == 5 && f->inclusive_valgrind == 2105 && f->inclusive == 67,
+	   "main: a jump elsewhere is none; inclusive, its callees' repetitions off (each has one call site)");
+	mbm_cg_functions_free(&fns);
+
+	write_file(path, stub_dump);
+	ok(mbm_callgrind_read(path, NULL, NULL, &c, &fns) == 0, "a dump of functions without symbols reads");
+	f = find(&fns, "???", "memcpy@plt");
+	ok(f && f->self == 3 && f->inclusive == 48,
+	   "two PLT stubs of memcpy: one function, memcpy@plt, the same name in every build");
+	f = find(&fns, "???", "(no symbol)");
+	ok(f && f->self == 35 && f->inclusive == 70,
+	   "functions without a symbol that call two, or are no stub: (no symbol), together");
+	ok(fns.n == 5, "no function is left under its address");
+	mbm_cg_functions_free(&fns);
+}
+
+/* Instructions of the rep_forms.c function name per call: a CPU's or valgrind's, from its self count. */
+static double
+per_call(const mbm_cg_functions *fns, const char *name, bool valgrind)
+{
+	const mbm_cg_function *f = find(fns, "rep_forms", name);
+
+	return f == NULL ? -1 : (valgrind ? f->self_valgrind : f->self) / 3;
+}
+
+/*
+ * rep_forms under callgrind with the options microbench compare counts
+ * with: each REP function's five instructions a call whatever its count
+ * (valgrind: four and each repetition), the loop's 35 in both.
+ */
+static void
+test_real_run(const char *dir)
+{
+	static const char *const forms[] = {"stosb", "stosq", "movsb"};
+	static const int counts[] = {0, 1, 8, 4096};
+	char		command[2048];
+	char		out[1100];
+	mbm_cg_counts c;
+	mbm_cg_functions fns = {0};
+	int			i,
+				k;
+
+	if (system("valgrind --version >/dev/null 2>&1") != 0)
+	{
+		printf("ok %d # skip valgrind is not installed: the real run of rep_forms\n", ++tests);
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/rep_forms.cg", dir);
+	snprintf(command, sizeof(command),
+			 "valgrind --tool=callgrind --dump-instr=yes --dump-line=no --collect-jumps=yes"
+			 " --callgrind-out-file=%s ./rep_forms >/dev/null 2>&1", out);
+	ok(system(command) == 0 && mbm_callgrind_read(out, NULL, NULL, &c, &fns) == 0,
+	   "rep_forms ran under callgrind and its dump reads");
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < 4; k++)
+		{
+			char		name[32],
+						what[160];
+
+			snprintf(name, sizeof(name), "%s_%d", forms[i], counts[k]);
+			snprintf(what, sizeof(what), "rep %s, %d repetitions: 5 instructions a call (valgrind: %d)",
+					 forms[i], counts[k], 5 + counts[k]);
+			ok(per_call(&fns, name, false) == 5 && per_call(&fns, name, true) == 5 + counts[k], what);
+		}
+	ok(per_call(&fns, "plain_loop", false) == 35 && per_call(&fns, "plain_loop", true) == 35,
+	   "a plain loop: 35 instructions a call in both counts");
+	{
+		double		program = 0,
+					self = 0;
+		size_t		j;
+
+		for (j = 0; j < fns.n; j++)
+		{
+			if (strcmp(fns.f[j].object, "rep_forms") == 0)
+				program += fns.f[j].self_valgrind - fns.f[j].self;
+			self += fns.f[j].self;
+		}
+		ok(program == 3 * 3 * (1 + 8 + 4096), "the program's repetitions: its REP calls', no more");
+		ok(self == mbm_cg_instructions(&c) && c.v[MBM_CG_REPEATS] >= program,
+		   "the functions' own instructions add up to the dump's, repetitions taken off both");
+	}
+	mbm_cg_functions_free(&fns);
+	unlink(out);
+}
+
 int
 main(void)
 {
@@ -102,7 +314,10 @@ main(void)
 
 	ok(mbm_callgrind_read(path, "/libc.so.6", "work", &c, &fns) == 0, "a whole dump reads");
 	ok(c.v[MBM_CG_IR] == 100, "its totals");
-	ok(c.object_ir == 20, "the instructions of the object asked for (libc), calls' inclusive costs not counted");
+	ok(c.object_instructions == 20,
+	   "the instructions of the object asked for (libc), calls' inclusive costs not counted");
+	ok(!c.repeats_known && c.v[MBM_CG_REPEATS] == 0 && mbm_cg_instructions(&c) == 100,
+	   "a dump without instructions' addresses: no REP repetitions known, none taken off");
 	ok(c.has_function, "the function asked for has a cost");
 	ok(strcmp(c.trigger, "Client Request: microbench window") == 0, "what made the dump");
 	ok(fns.n == 3, "three functions: a recursion level is its function");
@@ -115,8 +330,8 @@ main(void)
 	ok(f && f->self == 20 && f->inclusive == 20, "memcpy, under its own object's file name");
 
 	json = mbm_cg_functions_json(&fns);
-	ok(json && strcmp(json, "[[\"postgres\",\"main\",10,100],[\"postgres\",\"work\",70,90],"
-					  "[\"libc.so.6\",\"memcpy\",20,20]]") == 0, "as JSON");
+	ok(json && strcmp(json, "[[\"postgres\",\"main\",10,100,10,100],[\"postgres\",\"work\",70,90,70,90],"
+					  "[\"libc.so.6\",\"memcpy\",20,20,20,20]]") == 0, "as JSON, valgrind's figures beside");
 	free(json);
 
 	/* a window as the difference of two runs: the same dump less itself is nothing */
@@ -140,10 +355,12 @@ main(void)
 	/* a name JSON must escape */
 	write_file(path, "events: Ir\nob=/x/y\nfn=operator\"\"_q\n0 3\ntotals: 3\n");
 	ok(mbm_callgrind_read(path, NULL, NULL, &c, &fns) == 0 && (json = mbm_cg_functions_json(&fns)) != NULL &&
-	   strcmp(json, "[[\"y\",\"operator\\\"\\\"_q\",3,3]]") == 0, "uncompressed names, escaped in JSON");
+	   strcmp(json, "[[\"y\",\"operator\\\"\\\"_q\",3,3,3,3]]") == 0, "uncompressed names, escaped in JSON");
 	mbm_cg_functions_free(&fns);
 
+	test_rep_dump(path);
 	unlink(path);
+	test_real_run("/tmp");
 	printf("1..%d\n", tests);
 	return failed ? 1 : 0;
 }
