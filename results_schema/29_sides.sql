@@ -285,6 +285,24 @@ AS $$
                                    CASE metric WHEN 'qps' THEN 'QPS' ELSE metric END, base) END
 $$;
 
+-- What an instruction is in the counted runs of labels: "a REP string
+-- instruction once, as a CPU counts it" (instructions_counter says "REP
+-- once"), valgrind's count of each repetition (runs counted before), or ''
+-- (no runs counted under valgrind).  A report's caption says it.
+CREATE OR REPLACE FUNCTION microbench.count_definition(labels text[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN coalesce(bool_or(r.instructions_counter ~ '^(cachegrind|callgrind)'
+                                      AND r.instructions_counter !~ 'REP once'), false)
+                THEN 'valgrind''s count, a REP string instruction once per repetition'
+                WHEN coalesce(bool_or(r.instructions_counter ~ 'REP once'), false)
+                THEN 'a REP string instruction once, as a CPU counts it'
+                ELSE '' END
+    FROM microbench.scoped_runs() r
+    WHERE r.label = ANY (labels) AND r.instructions_counter IS NOT NULL
+$$;
+
 -- The line under a report of any metric but QPS: what the ratio means.
 CREATE OR REPLACE FUNCTION microbench.metric_caption(metric text, base text, other text, prefix text)
 RETURNS text LANGUAGE sql STABLE
@@ -300,11 +318,7 @@ AS $$
                                      coalesce(c.counters, 'valgrind or perf_event'),
                                      -- which instruction a cell counts: valgrind's own count
                                      -- takes a REP string instruction once per repetition
-                                     CASE WHEN c.rep_once AND NOT c.each_repetition
-                                          THEN ': a REP string instruction once, as a CPU counts it'
-                                          WHEN c.each_repetition
-                                          THEN ': valgrind''s count, a REP string instruction once per repetition'
-                                          ELSE '' END,
+                                     coalesce(nullif(': ' || c.definition, ': '), ''),
                                      metric, base, metric, other, other)
         ELSE
         E'\n\n' || prefix || format('metric: %s (%s, %s); cells are %s(%s) / %s(%s), so above 1 means %s',
@@ -314,9 +328,7 @@ AS $$
     END
     FROM microbench.metrics() m,
          LATERAL (SELECT string_agg(DISTINCT r.instructions_counter, ', ') AS counters,
-                         coalesce(bool_or(r.instructions_counter ~ 'REP once'), false) AS rep_once,
-                         coalesce(bool_or(r.instructions_counter ~ '^(cachegrind|callgrind)'
-                                          AND r.instructions_counter !~ 'REP once'), false) AS each_repetition
+                         microbench.count_definition(array_prepend(base, string_to_array(other, ','))) AS definition
                   FROM microbench.scoped_runs() r
                   WHERE metric_caption.metric IN ('instructions', 'estimated_cycles')
                     AND (r.label = base OR r.label = ANY (string_to_array(other, ',')))) c

@@ -555,6 +555,15 @@ BEGIN
                                  'solid: a difference (the interval excludes 1, a change of %s%% or more); hatched "=": the same within ±%s%%; hatched "?": not decided by these runs',
                                  round((threshold * 100)::numeric, 1)::float8, round((threshold * 100)::numeric, 1)::float8),
                                  chart_w - 2 * margin, 11)));
+    -- a count: what an instruction is (a REP string instruction once, or valgrind's each repetition)
+    IF metric IN ('instructions', 'instructions_per_query', 'estimated_cycles')
+       AND microbench.count_definition(array_prepend(base, others)) <> '' THEN
+        y := y + 15;
+        texts := texts || format('<text class="footer" x="%s" y="%s" font-size="11" fill="%s">%s</text>',
+                                 margin, y, muted_colour, microbench.svg_escape(microbench.svg_fit(
+                                     'counted instructions: ' || microbench.count_definition(array_prepend(base, others)),
+                                     chart_w - 2 * margin, 11)));
+    END IF;
     -- a count of instructions: the functions behind the cells that differ most (41_functions_svg.sql)
     IF metric IN ('instructions', 'instructions_per_query') AND NOT by_label AND cardinality(others) = 1 THEN
         SELECT p.svg, p.height INTO panel

@@ -9,6 +9,8 @@
 #
 # Every sentence is chosen by the verdicts and every figure is read from
 # them: a run where the counts or the clock say something else is told so.
+# (A ratio is printed whole however large: a durable commit on a disk busy
+# with other work waited over 1,000 times as long as a relaxed one here.)
 set -euo pipefail
 
 timed_db=$1 threshold=$2 read_confidence=$3 confidence=$4 counted_db=$5 count_threshold=$6
@@ -20,8 +22,8 @@ stats() { # DATABASE METRIC THRESHOLD PHASE CONFIDENCE
         SELECT microbench.dbms_name(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
                count(*), count(*) FILTER (WHERE c.verdict = 'difference'),
                count(*) FILTER (WHERE c.verdict = 'equivalent'), count(*) FILTER (WHERE c.verdict = 'inconclusive'),
-               to_char(min(c.ratio), 'FM990.00'), to_char(max(c.ratio), 'FM990.00'),
-               coalesce(string_agg(c.workload || ' ' || to_char(c.ratio, 'FM990.00'), ', ' ORDER BY c.report_order)
+               to_char(min(c.ratio), 'FM999999990.00'), to_char(max(c.ratio), 'FM999999990.00'),
+               coalesce(string_agg(c.workload || ' ' || to_char(c.ratio, 'FM999999990.00'), ', ' ORDER BY c.report_order)
                             FILTER (WHERE c.verdict = 'difference'), ''),
                microbench.dbms_order(c.dbms)
         FROM microbench.compare('durable', 'relaxed', '$2', phase => '$4', threshold => $3, confidence => $5) c

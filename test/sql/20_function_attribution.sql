@@ -9,7 +9,7 @@
 -- markdown and SVG reports showing them.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(20);
+SELECT plan(22);
 
 -- Counted runs of one cell, 1000 queries each; functions as the runner
 -- writes them: [object, function, self, inclusive] in instructions of the
@@ -123,6 +123,12 @@ SELECT ok(strpos(microbench.bench_report('lc-a', 'lc-b', metric => 'instructions
                  E'\n-- libc: pg: libc''s string and memory functions carry over a quarter of the difference of 1 cell(s),'
                  ' and valgrind runs other variants of them than the CPU would (AVX2 where it may run EVEX): delete 100%') > 0,
           'a report names the cells whose difference libc''s string functions carry over a quarter of');
+SELECT ok(strpos(microbench.bench_report('lc-a', 'lc-b', 'svg', metric => 'instructions'),
+                 '>counted instructions: a REP string instruction once, as a CPU counts it</text>') > 0,
+          'the SVG says what an instruction is: a REP string instruction once');
+SELECT ok(strpos(microbench.bench_report('fa-base', 'fa-other', metric => 'instructions'),
+                 '(callgrind 3.19.0: valgrind''s count, a REP string instruction once per repetition)') > 0,
+          'runs counted before say theirs: valgrind''s, each repetition');
 SELECT matches(microbench.bench_report('lc-a', 'lc-b', 'markdown', metric => 'instructions'),
                'libc''s string and memory functions carry 100\.0% of the difference: over a quarter, and valgrind runs other variants',
                '... and report.md gives the share under the cell''s functions');
