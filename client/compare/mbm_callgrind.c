@@ -20,11 +20,20 @@
  * cmps) one repetition at a time, each jumping back to the instruction's
  * own address, and counts each repetition in Ir; a CPU counts the
  * instruction once (Intel SDM Vol. 3B, "Instructions Retired").  With
- * --dump-instr=yes --collect-jumps=yes a dump has each instruction's
- * address and its jumps ("jump=" and "jcnd=" lines: a target position,
- * then the source's on a line of its own, both relative to the last cost
- * line's), so the jumps of an instruction to itself are its repetitions
- * after the first and come off Ir.  A function without a symbol, which
+ * --dump-instr=yes --dump-bb=yes --collect-jumps=yes a dump has, per cost
+ * line, the instruction's address and that of its basic block, and the
+ * jumps ("jump=" and "jcnd=" lines: a target position, then the source's
+ * on a line of its own, both relative to the last cost line's).  The first
+ * execution of a REP instruction runs at the end of the block that leads
+ * to it; each repetition re-enters a block of its own that starts at the
+ * instruction, by a jump to itself.  So an instruction that jumps to
+ * itself is a REP instruction, and the executions of the block that
+ * starts at it, less its entries from elsewhere, are its repetitions:
+ * they come off Ir.  (Callgrind counts jumps whether or not it is
+ * collecting, and executions only while it is, so a jump's own count
+ * cannot say how many repetitions fell inside the window; a block's
+ * executions can.)
+ * A function without a symbol, which
  * callgrind names by its address (differing between builds), is named by
  * what it is: a PLT stub after the function it jumps to, any other
  * "(no symbol)".
@@ -346,22 +355,6 @@ read_events(const char *list, int *column, int max)
 	return n;
 }
 
-/* The words of a header line's value: "positions: instr line" has two. */
-static int
-count_words(const char *value)
-{
-	int			n = 0;
-
-	for (;;)
-	{
-		value += strspn(value, " \t\n");
-		if (*value == '\0')
-			return n;
-		n++;
-		value += strcspn(value, " \t\n");
-	}
-}
-
 /* The costs after skip position tokens of a line, by column, into v[]. */
 static void
 read_costs(const char *line, int skip, const int *column, int ncolumns, long long *v)
@@ -417,6 +410,20 @@ typedef struct call_edge
 	double		ir;
 } call_edge;
 
+/*
+ * What a dump says of one instruction of one function: the executions of
+ * the block that starts at it, its entries by jumps from elsewhere, and
+ * whether it jumps to itself (a REP instruction).
+ */
+typedef struct instr_entry
+{
+	long		function;		/* index in the dump's functions; -1: an empty slot */
+	long long	addr;
+	double		block_starts;
+	double		entries;
+	bool		jumps_to_itself;
+} instr_entry;
+
 /* What reading a dump knows as it goes. */
 typedef struct reader
 {
@@ -427,7 +434,6 @@ typedef struct reader
 	int			column[32];		/* "events:": column -> event */
 	int			ncolumns;
 	int			positions;		/* position tokens before a line's costs */
-	bool		instr_positions;	/* the first position is an instruction's address */
 	bool		in_object;
 	bool		in_function;
 	bool		after_calls;	/* the next cost line is a call's inclusive cost */
@@ -440,11 +446,17 @@ typedef struct reader
 	const char *callee_object;	/* "cob=": the called function's object, NULL: the current one */
 	bool		self_call;		/* the call after "cfn=" is of the current function (a recursion level) */
 	long		callee;			/* its index in fns, -1 for a recursion level */
-	long long	last_instr;		/* the address of the last cost line, which positions are relative to */
+	int			instr_at;		/* which position is the instruction's address, which its block's; -1 none */
+	int			bb_at;
+	long long	last[2];		/* the last cost line's instruction and block, which positions are relative to */
 	bool		after_jump;		/* the next line is a jump's source */
-	long long	jump_count;		/* that jump's count and target */
-	long long	jump_target;
+	double		jump_count;		/* that jump's: how often it jumped (collected or not), */
+	double		jump_executed;	/* how often its instruction ran while collecting (jcnd), or -1 */
+	long long	jump_target;	/* and its target instruction */
 	double		calls;			/* "calls=": how many, for the cost line after it */
+	instr_entry *instrs;		/* open addressing, by function and instruction */
+	size_t		ninstrs;
+	size_t		instrs_cap;
 	double	   *repeats;		/* per function in fns: its REP repetitions, itself */
 	size_t		nrepeats;
 	call_edge  *edges;
@@ -453,80 +465,120 @@ typedef struct reader
 } reader;
 
 /*
- * A line's first position, an instruction's address: "0x4005d0" as it is,
- * "+3" or "-12" from the last cost line's, "*" the same.  *rest: what follows.
+ * A line's positions (callgrind's "positions:", such as "instr bb"): the
+ * instruction's and its block's address into pos[0] and pos[1], each
+ * "0x4005d0" as it is, "+3" or "-12" from the last cost line's, "*" the
+ * same; -1 for one the dump does not have.
  */
-static long long
-read_instr(const reader *r, const char *line, const char **rest)
+static void
+read_positions(const reader *r, const char *line, long long pos[2])
 {
-	char	   *end;
-	long long	addr;
+	int			k;
 
-	line += strspn(line, " \t");
-	if (*line == '*')
+	pos[0] = pos[1] = -1;
+	for (k = 0; k < r->positions; k++)
 	{
-		*rest = line + 1;
-		return r->last_instr;
+		long long	last = k == r->instr_at ? r->last[0] : k == r->bb_at ? r->last[1] : 0;
+		long long	value;
+		char	   *end;
+
+		line += strspn(line, " \t");
+		if (*line == '*')
+		{
+			value = last;
+			end = (char *) line + 1;
+		}
+		else if (*line == '+' || *line == '-')
+			value = last + strtoll(line, &end, 10);
+		else
+			value = strtoll(line, &end, 0);
+		if (end == line)
+			return;
+		if (k == r->instr_at)
+			pos[0] = value;
+		else if (k == r->bb_at)
+			pos[1] = value;
+		line = end;
 	}
-	if (*line == '+' || *line == '-')
-	{
-		addr = r->last_instr + strtoll(line, &end, 10);
-		*rest = end;
-		return addr;
-	}
-	addr = strtoll(line, &end, 0);
-	*rest = end;
-	return addr;
 }
 
-/* The repetitions of function k so far, grown to hold it: NULL when out of memory. */
-static double *
-repeats_of(reader *r, long k)
+/* The entry of instruction addr of function k, made if new; NULL when out of memory. */
+static instr_entry *
+instr_of(reader *r, long k, long long addr)
 {
-	if ((size_t) k >= r->nrepeats)
+	size_t		i;
+
+	if (r->ninstrs * 2 >= r->instrs_cap)
 	{
-		size_t		n = (size_t) k * 2 + 256;
-		double	   *grown = realloc(r->repeats, n * sizeof(double));
+		size_t		cap = r->instrs_cap ? r->instrs_cap * 2 : 4096;
+		instr_entry *grown = malloc(cap * sizeof(instr_entry));
 
 		if (grown == NULL)
 			return NULL;
-		memset(grown + r->nrepeats, 0, (n - r->nrepeats) * sizeof(double));
-		r->repeats = grown;
-		r->nrepeats = n;
+		for (i = 0; i < cap; i++)
+			grown[i].function = -1;
+		for (i = 0; i < r->instrs_cap; i++)
+		{
+			size_t		h;
+
+			if (r->instrs[i].function < 0)
+				continue;
+			h = ((size_t) r->instrs[i].addr * 31 + (size_t) r->instrs[i].function) % cap;
+			while (grown[h].function >= 0)
+				h = (h + 1) % cap;
+			grown[h] = r->instrs[i];
+		}
+		free(r->instrs);
+		r->instrs = grown;
+		r->instrs_cap = cap;
 	}
-	return &r->repeats[k];
+	for (i = ((size_t) addr * 31 + (size_t) k) % r->instrs_cap; r->instrs[i].function >= 0;
+		 i = (i + 1) % r->instrs_cap)
+		if (r->instrs[i].function == k && r->instrs[i].addr == addr)
+			return &r->instrs[i];
+	r->instrs[i].function = k;
+	r->instrs[i].addr = addr;
+	r->instrs[i].block_starts = r->instrs[i].entries = 0;
+	r->instrs[i].jumps_to_itself = false;
+	r->ninstrs++;
+	return &r->instrs[i];
 }
 
 /*
- * A jump's source line: a jump of an instruction to its own address is a
- * REP instruction's repetition (the first of each execution is not a jump).
+ * A jump's source line: a jump of an instruction to itself marks a REP
+ * instruction; a jump from elsewhere enters the block at its target (as
+ * often as it jumped while collecting: at most as often as its own
+ * instruction ran then).
  */
 static void
 read_jump_source(reader *r, const char *line)
 {
-	const char *rest;
-	double	   *repeats;
+	long long	source[2];
+	instr_entry *e;
 
 	r->after_jump = false;
-	if (!r->instr_positions || read_instr(r, line, &rest) != r->jump_target)
+	if (r->instr_at < 0 || r->bb_at < 0 || r->current < 0)
 		return;
-	r->c->v[MBM_CG_REPEATS] += r->jump_count;
-	if (r->in_object)
-		r->c->object_instructions -= r->jump_count;
-	if (r->current >= 0 && (repeats = repeats_of(r, r->current)) != NULL)
-		*repeats += r->jump_count;
+	read_positions(r, line, source);
+	if ((e = instr_of(r, r->current, r->jump_target)) == NULL)
+		return;
+	if (source[0] == r->jump_target)
+		e->jumps_to_itself = true;
+	else
+		e->entries += r->jump_executed >= 0 ? fmin(r->jump_count, r->jump_executed) : r->jump_count;
 }
 
 /* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET": kept for the source line after it. */
 static void
-read_jump_line(reader *r, const char *value)
+read_jump_line(reader *r, const char *value, bool conditional)
 {
 	char	   *end;
-	const char *rest;
+	long long	target[2];
 
-	r->jump_count = strtoll(value, &end, 10);
-	end += strcspn(end, " \t");
-	r->jump_target = r->instr_positions ? read_instr(r, end, &rest) : -1;
+	r->jump_count = strtod(value, &end);
+	r->jump_executed = conditional && *end == '/' ? strtod(end + 1, &end) : -1;
+	read_positions(r, end, target);
+	r->jump_target = target[0];
 	r->after_jump = true;
 }
 
@@ -562,12 +614,26 @@ read_cost_line(reader *r, const char *line)
 
 	r->after_calls = false;
 	read_costs(line, r->positions, r->column, r->ncolumns, v);
-	/* a call's line is at the call's address but does not move the position others are relative to */
-	if (r->instr_positions && !call)
+	/*
+	 * A call's line is at the call's address but does not move the
+	 * position others are relative to; an instruction's line in the block
+	 * that starts at it counts that block's executions
+	 */
+	if (!call && r->instr_at >= 0)
 	{
-		const char *rest;
+		long long	pos[2];
 
-		r->last_instr = read_instr(r, line, &rest);
+		read_positions(r, line, pos);
+		r->last[0] = pos[0];
+		if (r->bb_at >= 0)
+		{
+			instr_entry *e;
+
+			r->last[1] = pos[1];
+			if (pos[0] == pos[1] && r->current >= 0 && v[MBM_CG_IR] > 0 &&
+				(e = instr_of(r, r->current, pos[0])) != NULL)
+				e->block_starts += v[MBM_CG_IR];
+		}
 	}
 	if (r->fns != NULL && r->current >= 0)
 	{
@@ -616,6 +682,31 @@ read_function_line(reader *r, const char *value, bool callee)
 									base_length(name));
 }
 
+/* "positions: instr bb": how many, and which is the instruction's and which its block's address. */
+static void
+read_position_names(reader *r, const char *list)
+{
+	int			k = 0;
+
+	r->instr_at = r->bb_at = -1;
+	for (;;)
+	{
+		size_t		len;
+
+		list += strspn(list, " \t");
+		len = strcspn(list, " \t\n");
+		if (len == 0)
+			break;
+		if (len == 5 && strncmp(list, "instr", 5) == 0)
+			r->instr_at = k;
+		else if (len == 2 && strncmp(list, "bb", 2) == 0)
+			r->bb_at = k;
+		k++;
+		list += len;
+	}
+	r->positions = k;
+}
+
 /* A header line, or a name line of the body. */
 static void
 read_other_line(reader *r, const char *line)
@@ -639,14 +730,11 @@ read_other_line(reader *r, const char *line)
 		r->calls = strtod(line + 6, NULL);
 	}
 	else if (strncmp(line, "jump=", 5) == 0 || strncmp(line, "jcnd=", 5) == 0)
-		read_jump_line(r, line + 5);
+		read_jump_line(r, line + 5, line[1] == 'c');
 	else if (strncmp(line, "events:", 7) == 0)
 		r->ncolumns = read_events(line + 7, r->column, 32);
 	else if (strncmp(line, "positions:", 10) == 0)
-	{
-		r->positions = count_words(line + 10);
-		r->instr_positions = strncmp(line + 10 + strspn(line + 10, " \t"), "instr", 5) == 0;
-	}
+		read_position_names(r, line + 10);
 	else if (strncmp(line, "totals:", 7) == 0 && r->ncolumns > 0)
 	{
 		memset(r->c->v, 0, sizeof(r->c->v[0]) * MBM_CG_REPEATS);
@@ -657,6 +745,35 @@ read_other_line(reader *r, const char *line)
 		snprintf(r->c->trigger, sizeof(r->c->trigger), "%s", line + 15);
 	else if (strncmp(line, "desc: ", 6) == 0 && strstr(line, " cache:"))
 		note_cache(r->c, line + 6);
+}
+
+/*
+ * Each REP instruction's repetitions (the executions of the block that
+ * starts at it, less its entries from elsewhere) off its function's and
+ * the dump's instructions.
+ */
+static void
+tally_repeats(reader *r)
+{
+	const char *object = r->object ? file_name(r->object) : NULL;
+	size_t		i;
+
+	if (r->fns->n == 0 || (r->repeats = calloc(r->fns->n, sizeof(double))) == NULL)
+		return;
+	r->nrepeats = r->fns->n;
+	for (i = 0; i < r->instrs_cap; i++)
+	{
+		const instr_entry *e = &r->instrs[i];
+		long long	n;
+
+		if (e->function < 0 || !e->jumps_to_itself || e->function >= (long) r->fns->n)
+			continue;
+		n = llround(fmax(0, e->block_starts - e->entries));
+		r->repeats[e->function] += n;
+		r->c->v[MBM_CG_REPEATS] += n;
+		if (object && strcmp(r->fns->f[e->function].object, object) == 0)
+			r->c->object_instructions -= n;
+	}
 }
 
 /*
@@ -810,6 +927,7 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	r.c = c;
 	r.fns = &own;				/* added to *fns only once the dump is whole */
 	r.positions = 1;
+	r.instr_at = r.bb_at = -1;
 	r.current = -1;
 	r.callee = -1;
 	while (getline(&line, &cap, f) > 0)
@@ -831,14 +949,16 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	free_names(&r.objects);
 	free_names(&r.functions);
 	fclose(f);
-	c->repeats_known = r.instr_positions;
+	c->repeats_known = r.instr_at >= 0 && r.bb_at >= 0;
 	if (r.totals)
 	{
+		tally_repeats(&r);
 		finish_repeats(&r);
 		if (fns != NULL)
 			add_named(&r, fns);
 	}
 	free(r.repeats);
+	free(r.instrs);
 	free(r.edges);
 	mbm_cg_functions_free(&own);
 	return r.totals ? 0 : -1;

@@ -90,45 +90,59 @@ static const char *const dump =
 	"totals: 100\n";
 
 /*
- * Instruction addresses and jumps (--dump-instr=yes --collect-jumps=yes):
- * main (5 itself) calls zero_page twice, whose rep stosb at 0x2002 ran
- * 1,990 times for two executions (1,988 jumps to itself), and memset in
- * libc once, whose instruction at 0x5004 jumped to itself 50 times; main's
- * conditional jump from 0x100a to 0x100d is no repetition.  A call's cost
- * line is at the call's address but positions stay relative to the last
- * cost line's.
+ * Instruction and block addresses and jumps (--dump-instr=yes --dump-bb=yes
+ * --collect-jumps=yes), as callgrind writes a REP instruction: its first
+ * execution at the end of the block that leads to it, each repetition in
+ * a block of its own that starts at it.  main (5 itself) calls zero_page
+ * twice, whose rep stosb at 0x2006 ran twice, 1,990 times in all: 2 at
+ * the end of the block at 0x2000, 1,988 in the block at 0x2006, whose
+ * jumps to itself callgrind counted 3,000 times (it counts jumps also
+ * while not collecting: the count cannot be trusted, the block's
+ * executions can).  memset in libc once, its REP instruction at 0x5004
+ * entered once from 0x5000 (a block of its own) and repeated 49 times.
+ * main's conditional jump from 0x100a to 0x100d is no repetition.  A
+ * call's cost line is at the call's address but positions stay relative
+ * to the last cost line's.
  */
 static const char *const rep_dump =
 	"# callgrind format\n"
 	"version: 1\n"
-	"positions: instr\n"
+	"positions: instr bb\n"
 	"events: Ir\n"
 	"\n"
 	"ob=(1) /opt/pg/bin/postgres\n"
 	"fn=(1) main\n"
-	"0x1000 3\n"
+	"0x1000 0x1000 3\n"
 	"cfn=(2) zero_page\n"
-	"calls=2 0x2000\n"
-	"+5 2000\n"
-	"+10 2\n"
-	"jcnd=1/2 +3\n"
-	"*\n"
+	"calls=2 0x2000 0x2000\n"
+	"+5 * 2000\n"
+	"+10 * 2\n"
+	"jcnd=1/2 +3 +13\n"
+	"* *\n"
 	"cob=(2) /lib/x86_64-linux-gnu/libc.so.6\n"
 	"cfn=(3) memset\n"
-	"calls=1 0x5000\n"
-	"* 100\n"
+	"calls=1 0x5000 0x5000\n"
+	"* * 100\n"
 	"fn=(2)\n"
-	"0x2000 4\n"
-	"+2 1990\n"
-	"jcnd=1988/1990 *\n"
-	"*\n"
-	"+2 6\n"
+	"0x2000 0x2000 4\n"
+	"+2 * 2\n"
+	"+2 * 2\n"
+	"+2 * 2\n"
+	"jcnd=2/2 * *\n"
+	"* *\n"
+	"* +6 1988\n"
+	"jcnd=3000/1988 * *\n"
+	"* *\n"
+	"+2 +2 2\n"
 	"ob=(2)\n"
 	"fn=(3)\n"
-	"0x5000 40\n"
-	"+4 60\n"
-	"jump=50 *\n"
-	"*\n"
+	"0x5000 0x5000 40\n"
+	"jump=1 +4 +4\n"
+	"* *\n"
+	"+4 +4 50\n"
+	"jcnd=49/50 * *\n"
+	"* *\n"
+	"+2 +2 10\n"
 	"totals: 2105\n";
 
 /*
@@ -137,61 +151,61 @@ static const char *const rep_dump =
  * calls two, and one that calls one but is no stub (20 instructions a call).
  */
 static const char *const stub_dump =
-	"positions: instr\n"
+	"positions: instr bb\n"
 	"events: Ir\n"
 	"ob=(3) /opt/pg/bin/postgres\n"
 	"fn=(6) caller\n"
-	"0x500 3\n"
+	"0x500 0x500 3\n"
 	"cob=(1) ???\n"
 	"cfn=(1) 0x00000000001e8030\n"
 	"calls=2 0x1e8030\n"
-	"* 32\n"
+	"* * 32\n"
 	"cob=(1)\n"
 	"cfn=(3) 0x00000000001e8040\n"
 	"calls=1 0x1e8040\n"
-	"* 16\n"
+	"* * 16\n"
 	"cob=(1)\n"
 	"cfn=(4) 0x00000000001e9000\n"
 	"calls=1 0x1e9000\n"
-	"* 40\n"
+	"* * 40\n"
 	"cob=(1)\n"
 	"cfn=(7) 0x00000000001ea000\n"
 	"calls=1 0x1ea000\n"
-	"* 30\n"
+	"* * 30\n"
 	"ob=(1)\n"
 	"fn=(1)\n"
-	"0x1e8030 2\n"
+	"0x1e8030 0x1e8030 2\n"
 	"cob=(2) /lib/libc.so.6\n"
 	"cfn=(2) memcpy\n"
 	"calls=2 0x100\n"
-	"* 30\n"
+	"* * 30\n"
 	"fn=(3)\n"
-	"0x1e8040 1\n"
+	"0x1e8040 0x1e8040 1\n"
 	"cob=(2)\n"
 	"cfn=(2)\n"
 	"calls=1 0x100\n"
-	"* 15\n"
+	"* * 15\n"
 	"fn=(4)\n"
-	"0x1e9000 15\n"
+	"0x1e9000 0x1e9000 15\n"
 	"cob=(2)\n"
 	"cfn=(2)\n"
 	"calls=1 0x100\n"
-	"* 15\n"
+	"* * 15\n"
 	"cob=(2)\n"
 	"cfn=(5) strlen\n"
 	"calls=1 0x200\n"
-	"* 10\n"
+	"* * 10\n"
 	"fn=(7)\n"
-	"0x1ea000 20\n"
+	"0x1ea000 0x1ea000 20\n"
 	"cob=(2)\n"
 	"cfn=(5)\n"
 	"calls=1 0x200\n"
-	"* 10\n"
+	"* * 10\n"
 	"ob=(2)\n"
 	"fn=(2)\n"
-	"0x100 60\n"
+	"0x100 0x100 60\n"
 	"fn=(5)\n"
-	"0x200 20\n"
+	"0x200 0x200 20\n"
 	"totals: 121\n";
 
 static void
@@ -203,16 +217,17 @@ test_rep_dump(const char *path)
 
 	write_file(path, rep_dump);
 	ok(mbm_callgrind_read(path, "/libc.so.6", NULL, &c, &fns) == 0, "a dump with addresses and jumps reads");
-	ok(c.repeats_known && c.v[MBM_CG_IR] == 2105 && c.v[MBM_CG_REPEATS] == 2038 && mbm_cg_instructions(&c) == 67,
-	   "valgrind's 2,105 instructions less 2,038 repetitions of REP instructions: 67");
-	ok(c.object_instructions == 50, "libc's own instructions, its REP instruction once per execution");
+	ok(c.repeats_known && c.v[MBM_CG_IR] == 2105 && c.v[MBM_CG_REPEATS] == 2037 && mbm_cg_instructions(&c) == 68,
+	   "valgrind's 2,105 instructions less 2,037 repetitions of REP instructions: 68");
+	ok(c.object_instructions == 51, "libc's own instructions, its REP instruction once per execution");
 	f = find(&fns, "postgres", "zero_page");
 	ok(f && f->self_valgrind == 2000 && f->self == 12 && f->inclusive == 12 && f->inclusive_valgrind == 2000,
-	   "zero_page: 2,000 as valgrind counts, 12 as a CPU does (two executions of its rep stosb)");
+	   "zero_page: 2,000 as valgrind counts, 12 as a CPU does (its block's 1,988 executions off, not its 3,000 jumps)");
 	f = find(&fns, "libc.so.6", "memset");
-	ok(f && f->self == 50 && f->self_valgrind == 100, "an unconditional jump to itself is a repetition too");
+	ok(f && f->self == 51 && f->self_valgrind == 100,
+	   "memset: a REP instruction at the start of a block entered from elsewhere keeps that entry");
 	f = find(&fns, "postgres", "main");
-	ok(f && f->self == 5 && f->self_valgrind == 5 && f->inclusive_valgrind == 2105 && f->inclusive == 67,
+	ok(f && f->self == 5 && f->self_valgrind == 5 && f->inclusive_valgrind == 2105 && f->inclusive == 68,
 	   "main: a jump elsewhere is none; inclusive, its callees' repetitions off (each has one call site)");
 	mbm_cg_functions_free(&fns);
 
@@ -240,15 +255,19 @@ per_call(const mbm_cg_functions *fns, const char *name, bool valgrind)
 /*
  * rep_forms under callgrind with the options microbench compare counts
  * with: each REP function's five instructions a call whatever its count
- * (valgrind: four and each repetition), the loop's 35 in both.
+ * (valgrind: four and each repetition), the loop's 35 in both; in a
+ * window (window: collecting only around three calls of each, with calls
+ * between them not collected) the same.
  */
 static void
-test_real_run(const char *dir)
+test_real_run(const char *dir, bool window)
 {
 	static const char *const forms[] = {"stosb", "stosq", "movsb"};
 	static const int counts[] = {0, 1, 8, 4096};
+	const char *how = window ? "in a window" : "collecting throughout";
 	char		command[2048];
 	char		out[1100];
+	char		what[200];
 	mbm_cg_counts c;
 	mbm_cg_functions fns = {0};
 	int			i,
@@ -256,28 +275,28 @@ test_real_run(const char *dir)
 
 	if (system("valgrind --version >/dev/null 2>&1") != 0)
 	{
-		printf("ok %d # skip valgrind is not installed: the real run of rep_forms\n", ++tests);
+		printf("ok %d # skip valgrind is not installed: the real run of rep_forms %s\n", ++tests, how);
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/rep_forms.cg", dir);
 	snprintf(command, sizeof(command),
-			 "valgrind --tool=callgrind --dump-instr=yes --dump-line=no --collect-jumps=yes"
-			 " --callgrind-out-file=%s ./rep_forms >/dev/null 2>&1", out);
-	ok(system(command) == 0 && mbm_callgrind_read(out, NULL, NULL, &c, &fns) == 0,
-	   "rep_forms ran under callgrind and its dump reads");
+			 "valgrind --tool=callgrind --dump-instr=yes --dump-bb=yes --dump-line=no --collect-jumps=yes"
+			 " %s --callgrind-out-file=%s ./rep_forms %s >/dev/null 2>&1",
+			 window ? "--collect-atstart=no" : "", out, window ? "window" : "");
+	snprintf(what, sizeof(what), "rep_forms ran under callgrind %s and its dump reads", how);
+	ok(system(command) == 0 && mbm_callgrind_read(out, NULL, NULL, &c, &fns) == 0, what);
 	for (i = 0; i < 3; i++)
 		for (k = 0; k < 4; k++)
 		{
-			char		name[32],
-						what[160];
+			char		name[32];
 
 			snprintf(name, sizeof(name), "%s_%d", forms[i], counts[k]);
-			snprintf(what, sizeof(what), "rep %s, %d repetitions: 5 instructions a call (valgrind: %d)",
-					 forms[i], counts[k], 5 + counts[k]);
+			snprintf(what, sizeof(what), "rep %s, %d repetitions, %s: 5 instructions a call (valgrind: %d)",
+					 forms[i], counts[k], how, 5 + counts[k]);
 			ok(per_call(&fns, name, false) == 5 && per_call(&fns, name, true) == 5 + counts[k], what);
 		}
-	ok(per_call(&fns, "plain_loop", false) == 35 && per_call(&fns, "plain_loop", true) == 35,
-	   "a plain loop: 35 instructions a call in both counts");
+	snprintf(what, sizeof(what), "a plain loop, %s: 35 instructions a call in both counts", how);
+	ok(per_call(&fns, "plain_loop", false) == 35 && per_call(&fns, "plain_loop", true) == 35, what);
 	{
 		double		program = 0,
 					self = 0;
@@ -289,7 +308,8 @@ test_real_run(const char *dir)
 				program += fns.f[j].self_valgrind - fns.f[j].self;
 			self += fns.f[j].self;
 		}
-		ok(program == 3 * 3 * (1 + 8 + 4096), "the program's repetitions: its REP calls', no more");
+		snprintf(what, sizeof(what), "the program's repetitions, %s: its collected REP calls', no more", how);
+		ok(program == 3 * 3 * (1 + 8 + 4096), what);
 		ok(self == mbm_cg_instructions(&c) && c.v[MBM_CG_REPEATS] >= program,
 		   "the functions' own instructions add up to the dump's, repetitions taken off both");
 	}
@@ -360,7 +380,8 @@ main(void)
 
 	test_rep_dump(path);
 	unlink(path);
-	test_real_run("/tmp");
+	test_real_run("/tmp", false);
+	test_real_run("/tmp", true);
 	printf("1..%d\n", tests);
 	return failed ? 1 : 0;
 }
