@@ -20,19 +20,22 @@
  * cmps) one repetition at a time, each jumping back to the instruction's
  * own address, and counts each repetition in Ir; a CPU counts the
  * instruction once (Intel SDM Vol. 3B, "Instructions Retired").  With
- * --dump-instr=yes --dump-bb=yes --collect-jumps=yes a dump has, per cost
- * line, the instruction's address and that of its basic block, and the
- * jumps ("jump=" and "jcnd=" lines: a target position, then the source's
- * on a line of its own, both relative to the last cost line's).  The first
- * execution of a REP instruction runs at the end of the block that leads
- * to it; each repetition re-enters a block of its own that starts at the
- * instruction, by a jump to itself.  So an instruction that jumps to
- * itself is a REP instruction, and the executions of the block that
- * starts at it, less its entries from elsewhere, are its repetitions:
- * they come off Ir.  (Callgrind counts jumps whether or not it is
- * collecting, and executions only while it is, so a jump's own count
- * cannot say how many repetitions fell inside the window; a block's
- * executions can.)
+ * --dump-instr=yes --collect-jumps=yes a dump has a cost line per
+ * instruction of each basic block, blocks in the order of their
+ * addresses, and the jumps ("jump=" and "jcnd=" lines: a target position,
+ * then the source's on a line of its own, both relative to the last cost
+ * line's).  The first execution of a REP instruction runs at the end of
+ * the block that leads to it; each repetition re-enters a block of its
+ * own that starts at the instruction, by a jump to itself: the last of
+ * the instruction's cost lines in its function.  So an instruction that
+ * jumps to itself is a REP instruction, and the executions of its last
+ * cost line, less the entries into it from elsewhere, are its
+ * repetitions: they come off Ir.  (Callgrind counts jumps whether or not
+ * it is collecting, and executions only while it is, so a jump's own
+ * count cannot say how many repetitions fell inside the window; a block's
+ * executions can.  Its --dump-bb=yes, which would name each line's block,
+ * trips an assertion in callgrind 3.19 when a block ran only while it was
+ * not collecting.)
  * A function without a symbol, which
  * callgrind names by its address (differing between builds), is named by
  * what it is: a PLT stub after the function it jumps to, any other
@@ -411,15 +414,17 @@ typedef struct call_edge
 } call_edge;
 
 /*
- * What a dump says of one instruction of one function: the executions of
- * the block that starts at it, its entries by jumps from elsewhere, and
+ * What a dump says of one instruction in one function's block of lines:
+ * the executions on its last cost line there (the block that starts at
+ * it, for a REP instruction), its entries by jumps from elsewhere, and
  * whether it jumps to itself (a REP instruction).
  */
 typedef struct instr_entry
 {
-	long		function;		/* index in the dump's functions; -1: an empty slot */
+	long		block;			/* which "fn=" block of lines; -1: an empty slot */
+	long		function;		/* its function's index in the dump's functions */
 	long long	addr;
-	double		block_starts;
+	double		last_line;
 	double		entries;
 	bool		jumps_to_itself;
 } instr_entry;
@@ -446,9 +451,11 @@ typedef struct reader
 	const char *callee_object;	/* "cob=": the called function's object, NULL: the current one */
 	bool		self_call;		/* the call after "cfn=" is of the current function (a recursion level) */
 	long		callee;			/* its index in fns, -1 for a recursion level */
-	int			instr_at;		/* which position is the instruction's address, which its block's; -1 none */
-	int			bb_at;
-	long long	last[2];		/* the last cost line's instruction and block, which positions are relative to */
+	int			instr_at;		/* which position is the instruction's address; -1 none */
+	long long	last_instr;		/* the last cost line's, which positions are relative to */
+	long long	last_cost_instr;	/* the last cost line's with instructions (-1: it had none) */
+	double		last_cost;		/* and its instructions */
+	long		block;			/* "fn=" lines so far: the block of lines of the current function */
 	bool		after_jump;		/* the next line is a jump's source */
 	double		jump_count;		/* that jump's: how often it jumped (collected or not), */
 	double		jump_executed;	/* how often its instruction ran while collecting (jcnd), or -1 */
@@ -465,49 +472,63 @@ typedef struct reader
 } reader;
 
 /*
- * A line's positions (callgrind's "positions:", such as "instr bb"): the
- * instruction's and its block's address into pos[0] and pos[1], each
- * "0x4005d0" as it is, "+3" or "-12" from the last cost line's, "*" the
- * same; -1 for one the dump does not have.
+ * A line's instruction address (its position number instr_at of
+ * callgrind's "positions:"): "0x4005d0" as it is, "+3" or "-12" from the
+ * last cost line's, "*" the same; -1 when the dump has none.
  */
-static void
-read_positions(const reader *r, const char *line, long long pos[2])
+static long long
+read_instr(const reader *r, const char *line)
 {
 	int			k;
 
-	pos[0] = pos[1] = -1;
-	for (k = 0; k < r->positions; k++)
+	for (k = 0; k < r->positions && r->instr_at >= 0; k++)
 	{
-		long long	last = k == r->instr_at ? r->last[0] : k == r->bb_at ? r->last[1] : 0;
-		long long	value;
 		char	   *end;
+		long long	value;
 
 		line += strspn(line, " \t");
 		if (*line == '*')
 		{
-			value = last;
+			value = r->last_instr;
 			end = (char *) line + 1;
 		}
 		else if (*line == '+' || *line == '-')
-			value = last + strtoll(line, &end, 10);
+			value = r->last_instr + strtoll(line, &end, 10);
 		else
 			value = strtoll(line, &end, 0);
 		if (end == line)
-			return;
+			break;
 		if (k == r->instr_at)
-			pos[0] = value;
-		else if (k == r->bb_at)
-			pos[1] = value;
+			return value;
 		line = end;
 	}
+	return -1;
 }
 
-/* The entry of instruction addr of function k, made if new; NULL when out of memory. */
+/* The entry of instruction addr in the current block of lines, or NULL. */
 static instr_entry *
-instr_of(reader *r, long k, long long addr)
+instr_find(const reader *r, long long addr)
 {
 	size_t		i;
 
+	if (r->instrs_cap == 0)
+		return NULL;
+	for (i = ((size_t) addr * 31 + (size_t) r->block) % r->instrs_cap; r->instrs[i].block >= 0;
+		 i = (i + 1) % r->instrs_cap)
+		if (r->instrs[i].block == r->block && r->instrs[i].addr == addr)
+			return &r->instrs[i];
+	return NULL;
+}
+
+/* The same, made if new; NULL when out of memory. */
+static instr_entry *
+instr_of(reader *r, long long addr)
+{
+	instr_entry *e = instr_find(r, addr);
+	size_t		i;
+
+	if (e != NULL)
+		return e;
 	if (r->ninstrs * 2 >= r->instrs_cap)
 	{
 		size_t		cap = r->instrs_cap ? r->instrs_cap * 2 : 4096;
@@ -516,15 +537,15 @@ instr_of(reader *r, long k, long long addr)
 		if (grown == NULL)
 			return NULL;
 		for (i = 0; i < cap; i++)
-			grown[i].function = -1;
+			grown[i].block = -1;
 		for (i = 0; i < r->instrs_cap; i++)
 		{
 			size_t		h;
 
-			if (r->instrs[i].function < 0)
+			if (r->instrs[i].block < 0)
 				continue;
-			h = ((size_t) r->instrs[i].addr * 31 + (size_t) r->instrs[i].function) % cap;
-			while (grown[h].function >= 0)
+			h = ((size_t) r->instrs[i].addr * 31 + (size_t) r->instrs[i].block) % cap;
+			while (grown[h].block >= 0)
 				h = (h + 1) % cap;
 			grown[h] = r->instrs[i];
 		}
@@ -532,13 +553,13 @@ instr_of(reader *r, long k, long long addr)
 		r->instrs = grown;
 		r->instrs_cap = cap;
 	}
-	for (i = ((size_t) addr * 31 + (size_t) k) % r->instrs_cap; r->instrs[i].function >= 0;
+	for (i = ((size_t) addr * 31 + (size_t) r->block) % r->instrs_cap; r->instrs[i].block >= 0;
 		 i = (i + 1) % r->instrs_cap)
-		if (r->instrs[i].function == k && r->instrs[i].addr == addr)
-			return &r->instrs[i];
-	r->instrs[i].function = k;
+		;
+	r->instrs[i].block = r->block;
+	r->instrs[i].function = r->current;
 	r->instrs[i].addr = addr;
-	r->instrs[i].block_starts = r->instrs[i].entries = 0;
+	r->instrs[i].last_line = r->instrs[i].entries = 0;
 	r->instrs[i].jumps_to_itself = false;
 	r->ninstrs++;
 	return &r->instrs[i];
@@ -546,24 +567,25 @@ instr_of(reader *r, long k, long long addr)
 
 /*
  * A jump's source line: a jump of an instruction to itself marks a REP
- * instruction; a jump from elsewhere enters the block at its target (as
- * often as it jumped while collecting: at most as often as its own
- * instruction ran then).
+ * instruction; a jump from elsewhere enters its target (as often as it
+ * jumped while collecting: at most as often as its own instruction ran
+ * then).
  */
 static void
 read_jump_source(reader *r, const char *line)
 {
-	long long	source[2];
 	instr_entry *e;
 
 	r->after_jump = false;
-	if (r->instr_at < 0 || r->bb_at < 0 || r->current < 0)
+	if (r->instr_at < 0 || r->current < 0 || (e = instr_of(r, r->jump_target)) == NULL)
 		return;
-	read_positions(r, line, source);
-	if ((e = instr_of(r, r->current, r->jump_target)) == NULL)
-		return;
-	if (source[0] == r->jump_target)
+	if (read_instr(r, line) == r->jump_target)
+	{
+		/* the jump follows its instruction's cost line, if it ran while collecting */
 		e->jumps_to_itself = true;
+		if (r->last_cost_instr == r->jump_target)
+			e->last_line = r->last_cost;
+	}
 	else
 		e->entries += r->jump_executed >= 0 ? fmin(r->jump_count, r->jump_executed) : r->jump_count;
 }
@@ -573,12 +595,10 @@ static void
 read_jump_line(reader *r, const char *value, bool conditional)
 {
 	char	   *end;
-	long long	target[2];
 
 	r->jump_count = strtod(value, &end);
 	r->jump_executed = conditional && *end == '/' ? strtod(end + 1, &end) : -1;
-	read_positions(r, end, target);
-	r->jump_target = target[0];
+	r->jump_target = read_instr(r, end);
 	r->after_jump = true;
 }
 
@@ -616,24 +636,19 @@ read_cost_line(reader *r, const char *line)
 	read_costs(line, r->positions, r->column, r->ncolumns, v);
 	/*
 	 * A call's line is at the call's address but does not move the
-	 * position others are relative to; an instruction's line in the block
-	 * that starts at it counts that block's executions
+	 * position others are relative to; an instruction's last line in its
+	 * function's block is, for a REP instruction, the block of its
+	 * repetitions
 	 */
 	if (!call && r->instr_at >= 0)
 	{
-		long long	pos[2];
+		instr_entry *e;
 
-		read_positions(r, line, pos);
-		r->last[0] = pos[0];
-		if (r->bb_at >= 0)
-		{
-			instr_entry *e;
-
-			r->last[1] = pos[1];
-			if (pos[0] == pos[1] && r->current >= 0 && v[MBM_CG_IR] > 0 &&
-				(e = instr_of(r, r->current, pos[0])) != NULL)
-				e->block_starts += v[MBM_CG_IR];
-		}
+		r->last_instr = read_instr(r, line);
+		r->last_cost_instr = v[MBM_CG_IR] > 0 ? r->last_instr : -1;
+		r->last_cost = v[MBM_CG_IR];
+		if (v[MBM_CG_IR] > 0 && (e = instr_find(r, r->last_instr)) != NULL)
+			e->last_line = v[MBM_CG_IR];
 	}
 	if (r->fns != NULL && r->current >= 0)
 	{
@@ -677,18 +692,19 @@ read_function_line(reader *r, const char *value, bool callee)
 	r->in_function = matched;
 	r->current_function = name;
 	r->current = -1;
+	r->block++;
 	if (r->fns != NULL)
 		r->current = function_index(r->fns, r->current_object ? r->current_object : "???", name,
 									base_length(name));
 }
 
-/* "positions: instr bb": how many, and which is the instruction's and which its block's address. */
+/* "positions: instr line": how many, and which is the instruction's address. */
 static void
 read_position_names(reader *r, const char *list)
 {
 	int			k = 0;
 
-	r->instr_at = r->bb_at = -1;
+	r->instr_at = -1;
 	for (;;)
 	{
 		size_t		len;
@@ -699,8 +715,6 @@ read_position_names(reader *r, const char *list)
 			break;
 		if (len == 5 && strncmp(list, "instr", 5) == 0)
 			r->instr_at = k;
-		else if (len == 2 && strncmp(list, "bb", 2) == 0)
-			r->bb_at = k;
 		k++;
 		list += len;
 	}
@@ -748,9 +762,9 @@ read_other_line(reader *r, const char *line)
 }
 
 /*
- * Each REP instruction's repetitions (the executions of the block that
- * starts at it, less its entries from elsewhere) off its function's and
- * the dump's instructions.
+ * Each REP instruction's repetitions (the executions on its last line,
+ * the block that starts at it, less its entries from elsewhere) off its
+ * function's and the dump's instructions.
  */
 static void
 tally_repeats(reader *r)
@@ -766,9 +780,9 @@ tally_repeats(reader *r)
 		const instr_entry *e = &r->instrs[i];
 		long long	n;
 
-		if (e->function < 0 || !e->jumps_to_itself || e->function >= (long) r->fns->n)
+		if (e->block < 0 || e->function < 0 || !e->jumps_to_itself || e->function >= (long) r->fns->n)
 			continue;
-		n = llround(fmax(0, e->block_starts - e->entries));
+		n = llround(fmax(0, e->last_line - e->entries));
 		r->repeats[e->function] += n;
 		r->c->v[MBM_CG_REPEATS] += n;
 		if (object && strcmp(r->fns->f[e->function].object, object) == 0)
@@ -927,7 +941,8 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	r.c = c;
 	r.fns = &own;				/* added to *fns only once the dump is whole */
 	r.positions = 1;
-	r.instr_at = r.bb_at = -1;
+	r.instr_at = -1;
+	r.last_cost_instr = -1;
 	r.current = -1;
 	r.callee = -1;
 	while (getline(&line, &cap, f) > 0)
@@ -949,7 +964,7 @@ mbm_callgrind_read(const char *path, const char *object, const char *function, m
 	free_names(&r.objects);
 	free_names(&r.functions);
 	fclose(f);
-	c->repeats_known = r.instr_at >= 0 && r.bb_at >= 0;
+	c->repeats_known = r.instr_at >= 0;
 	if (r.totals)
 	{
 		tally_repeats(&r);

@@ -170,13 +170,12 @@ mbm_count_wrapper(const mbm_any_build *ab)
 	snprintf(wrapper_text[0], sizeof(wrapper_text[0]), "--callgrind-out-file=%s/cg.%%p", count_dir());
 	wrapper[n++] = wrapper_text[0];
 	/*
-	 * Each instruction's address and its block's, and the jumps between
-	 * them: a REP string instruction jumps to itself, and the executions
-	 * of the block that starts at it are its repetitions, which valgrind
-	 * counts one by one and a CPU does not (mbm_callgrind.c takes them off)
+	 * Each instruction's address and the jumps between them: a REP string
+	 * instruction jumps to itself, and the executions of the block that
+	 * starts at it are its repetitions, which valgrind counts one by one
+	 * and a CPU does not (mbm_callgrind.c takes them off)
 	 */
 	wrapper[n++] = "--dump-instr=yes";
-	wrapper[n++] = "--dump-bb=yes";
 	wrapper[n++] = "--collect-jumps=yes";
 	wrapper[n++] = "--dump-line=no";
 	wrapper[n++] = rq.cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
@@ -279,17 +278,16 @@ mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myse
 
 /*
  * -1 and why in err when the dump at path cannot tell REP repetitions (it
- * has no instructions' and blocks' addresses: not written with
- * mbm_count_wrapper's options), 0 otherwise.
+ * has no instructions' addresses: not written with mbm_count_wrapper's
+ * options), 0 otherwise.
  */
 static int
 no_repeats_known(const mbm_cg_counts *c, const char *path, char *err, size_t errlen)
 {
 	if (c->repeats_known)
 		return 0;
-	snprintf(err, errlen, "%s has no instructions' and blocks' addresses (callgrind's --dump-instr=yes"
-			 " --dump-bb=yes), so its REP instructions' repetitions cannot be told from the instructions a"
-			 " CPU counts", path);
+	snprintf(err, errlen, "%s has no instructions' addresses (callgrind's --dump-instr=yes), so its REP"
+			 " instructions' repetitions cannot be told from the instructions a CPU counts", path);
 	return -1;
 }
 

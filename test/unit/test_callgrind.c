@@ -90,59 +90,59 @@ static const char *const dump =
 	"totals: 100\n";
 
 /*
- * Instruction and block addresses and jumps (--dump-instr=yes --dump-bb=yes
- * --collect-jumps=yes), as callgrind writes a REP instruction: its first
- * execution at the end of the block that leads to it, each repetition in
- * a block of its own that starts at it.  main (5 itself) calls zero_page
- * twice, whose rep stosb at 0x2006 ran twice, 1,990 times in all: 2 at
- * the end of the block at 0x2000, 1,988 in the block at 0x2006, whose
- * jumps to itself callgrind counted 3,000 times (it counts jumps also
- * while not collecting: the count cannot be trusted, the block's
- * executions can).  memset in libc once, its REP instruction at 0x5004
- * entered once from 0x5000 (a block of its own) and repeated 49 times.
- * main's conditional jump from 0x100a to 0x100d is no repetition.  A
- * call's cost line is at the call's address but positions stay relative
- * to the last cost line's.
+ * Instruction addresses and jumps (--dump-instr=yes --collect-jumps=yes),
+ * as callgrind writes a REP instruction: its first execution at the end
+ * of the block that leads to it, each repetition in a block of its own
+ * that starts at it, whose lines come after.  main (5 itself) calls
+ * zero_page twice, whose rep stosb at 0x2006 ran twice, 1,990 times in
+ * all: 2 at the end of the block at 0x2000, 1,988 in the block at 0x2006,
+ * whose jumps to itself callgrind counted 3,000 times (it counts jumps
+ * also while not collecting: the count cannot be trusted, the block's
+ * executions can).  memset in libc once, its REP instruction at 0x5004 a
+ * block of its own entered once by a jump from 0x5000 and repeated 49
+ * times.  main's conditional jump from 0x100a to 0x100d is no repetition.
+ * A call's cost line is at the call's address but positions stay
+ * relative to the last cost line's.
  */
 static const char *const rep_dump =
 	"# callgrind format\n"
 	"version: 1\n"
-	"positions: instr bb\n"
+	"positions: instr\n"
 	"events: Ir\n"
 	"\n"
 	"ob=(1) /opt/pg/bin/postgres\n"
 	"fn=(1) main\n"
-	"0x1000 0x1000 3\n"
+	"0x1000 3\n"
 	"cfn=(2) zero_page\n"
-	"calls=2 0x2000 0x2000\n"
-	"+5 * 2000\n"
-	"+10 * 2\n"
-	"jcnd=1/2 +3 +13\n"
-	"* *\n"
+	"calls=2 0x2000\n"
+	"+5 2000\n"
+	"+10 2\n"
+	"jcnd=1/2 +3\n"
+	"*\n"
 	"cob=(2) /lib/x86_64-linux-gnu/libc.so.6\n"
 	"cfn=(3) memset\n"
-	"calls=1 0x5000 0x5000\n"
-	"* * 100\n"
+	"calls=1 0x5000\n"
+	"* 100\n"
 	"fn=(2)\n"
-	"0x2000 0x2000 4\n"
-	"+2 * 2\n"
-	"+2 * 2\n"
-	"+2 * 2\n"
-	"jcnd=2/2 * *\n"
-	"* *\n"
-	"* +6 1988\n"
-	"jcnd=3000/1988 * *\n"
-	"* *\n"
-	"+2 +2 2\n"
+	"0x2000 4\n"
+	"+2 2\n"
+	"+2 2\n"
+	"+2 2\n"
+	"jcnd=2/2 *\n"
+	"*\n"
+	"* 1988\n"
+	"jcnd=3000/1988 *\n"
+	"*\n"
+	"+2 2\n"
 	"ob=(2)\n"
 	"fn=(3)\n"
-	"0x5000 0x5000 40\n"
-	"jump=1 +4 +4\n"
-	"* *\n"
-	"+4 +4 50\n"
-	"jcnd=49/50 * *\n"
-	"* *\n"
-	"+2 +2 10\n"
+	"0x5000 40\n"
+	"jump=1 +4\n"
+	"*\n"
+	"+4 50\n"
+	"jcnd=49/50 *\n"
+	"*\n"
+	"+2 10\n"
 	"totals: 2105\n";
 
 /*
@@ -151,61 +151,61 @@ static const char *const rep_dump =
  * calls two, and one that calls one but is no stub (20 instructions a call).
  */
 static const char *const stub_dump =
-	"positions: instr bb\n"
+	"positions: instr\n"
 	"events: Ir\n"
 	"ob=(3) /opt/pg/bin/postgres\n"
 	"fn=(6) caller\n"
-	"0x500 0x500 3\n"
+	"0x500 3\n"
 	"cob=(1) ???\n"
 	"cfn=(1) 0x00000000001e8030\n"
 	"calls=2 0x1e8030\n"
-	"* * 32\n"
+	"* 32\n"
 	"cob=(1)\n"
 	"cfn=(3) 0x00000000001e8040\n"
 	"calls=1 0x1e8040\n"
-	"* * 16\n"
+	"* 16\n"
 	"cob=(1)\n"
 	"cfn=(4) 0x00000000001e9000\n"
 	"calls=1 0x1e9000\n"
-	"* * 40\n"
+	"* 40\n"
 	"cob=(1)\n"
 	"cfn=(7) 0x00000000001ea000\n"
 	"calls=1 0x1ea000\n"
-	"* * 30\n"
+	"* 30\n"
 	"ob=(1)\n"
 	"fn=(1)\n"
-	"0x1e8030 0x1e8030 2\n"
+	"0x1e8030 2\n"
 	"cob=(2) /lib/libc.so.6\n"
 	"cfn=(2) memcpy\n"
 	"calls=2 0x100\n"
-	"* * 30\n"
+	"* 30\n"
 	"fn=(3)\n"
-	"0x1e8040 0x1e8040 1\n"
+	"0x1e8040 1\n"
 	"cob=(2)\n"
 	"cfn=(2)\n"
 	"calls=1 0x100\n"
-	"* * 15\n"
+	"* 15\n"
 	"fn=(4)\n"
-	"0x1e9000 0x1e9000 15\n"
+	"0x1e9000 15\n"
 	"cob=(2)\n"
 	"cfn=(2)\n"
 	"calls=1 0x100\n"
-	"* * 15\n"
+	"* 15\n"
 	"cob=(2)\n"
 	"cfn=(5) strlen\n"
 	"calls=1 0x200\n"
-	"* * 10\n"
+	"* 10\n"
 	"fn=(7)\n"
-	"0x1ea000 0x1ea000 20\n"
+	"0x1ea000 20\n"
 	"cob=(2)\n"
 	"cfn=(5)\n"
 	"calls=1 0x200\n"
-	"* * 10\n"
+	"* 10\n"
 	"ob=(2)\n"
 	"fn=(2)\n"
-	"0x100 0x100 60\n"
+	"0x100 60\n"
 	"fn=(5)\n"
-	"0x200 0x200 20\n"
+	"0x200 20\n"
 	"totals: 121\n";
 
 static void
@@ -222,7 +222,7 @@ test_rep_dump(const char *path)
 	ok(c.object_instructions == 51, "libc's own instructions, its REP instruction once per execution");
 	f = find(&fns, "postgres", "zero_page");
 	ok(f && f->self_valgrind == 2000 && f->self == 12 && f->inclusive == 12 && f->inclusive_valgrind == 2000,
-	   "zero_page: 2,000 as valgrind counts, 12 as a CPU does (its block's 1,988 executions off, not its 3,000 jumps)");
+	   "zero_page: 2,000 as valgrind counts, 12 as a CPU does (its repetitions' block's 1,988 executions off, not its 3,000 jumps)");
 	f = find(&fns, "libc.so.6", "memset");
 	ok(f && f->self == 51 && f->self_valgrind == 100,
 	   "memset: a REP instruction at the start of a block entered from elsewhere keeps that entry");
@@ -280,7 +280,7 @@ test_real_run(const char *dir, bool window)
 	}
 	snprintf(out, sizeof(out), "%s/rep_forms.cg", dir);
 	snprintf(command, sizeof(command),
-			 "valgrind --tool=callgrind --dump-instr=yes --dump-bb=yes --dump-line=no --collect-jumps=yes"
+			 "valgrind --tool=callgrind --dump-instr=yes --dump-line=no --collect-jumps=yes"
 			 " %s --callgrind-out-file=%s ./rep_forms %s >/dev/null 2>&1",
 			 window ? "--collect-atstart=no" : "", out, window ? "window" : "");
 	snprintf(what, sizeof(what), "rep_forms ran under callgrind %s and its dump reads", how);
