@@ -262,6 +262,16 @@ function_index(mbm_cg_functions *fns, const char *object, const char *name, size
 	return (long) fns->n - 1;
 }
 
+/* from's four counts, times factor, added to into's. */
+static void
+add_counts(mbm_cg_function *into, const mbm_cg_function *from, double factor)
+{
+	into->self += from->self * factor;
+	into->inclusive += from->inclusive * factor;
+	into->self_valgrind += from->self_valgrind * factor;
+	into->inclusive_valgrind += from->inclusive_valgrind * factor;
+}
+
 void
 mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, double factor)
 {
@@ -274,10 +284,7 @@ mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, doubl
 
 		if (k < 0)
 			return;
-		into->f[k].self += fn->self * factor;
-		into->f[k].inclusive += fn->inclusive * factor;
-		into->f[k].self_valgrind += fn->self_valgrind * factor;
-		into->f[k].inclusive_valgrind += fn->inclusive_valgrind * factor;
+		add_counts(&into->f[k], fn, factor);
 	}
 }
 
@@ -461,7 +468,7 @@ typedef struct reader
 	double		jump_executed;	/* how often its instruction ran while collecting (jcnd), or -1 */
 	long long	jump_target;	/* and its target instruction */
 	double		calls;			/* "calls=": how many, for the cost line after it */
-	instr_entry *instrs;		/* open addressing, by function and instruction */
+	instr_entry *instrs;		/* open addressing, by block of lines and instruction */
 	size_t		ninstrs;
 	size_t		instrs_cap;
 	double	   *repeats;		/* per function in fns: its REP repetitions, itself */
@@ -915,10 +922,7 @@ add_named(const reader *r, mbm_cg_functions *into)
 		stable_name(r, i, name, sizeof(name));
 		if ((k = function_index(into, fn->object, name, strlen(name))) < 0)
 			return;
-		into->f[k].self += fn->self;
-		into->f[k].inclusive += fn->inclusive;
-		into->f[k].self_valgrind += fn->self_valgrind;
-		into->f[k].inclusive_valgrind += fn->inclusive_valgrind;
+		add_counts(&into->f[k], fn, 1.0);
 	}
 }
 
