@@ -2,12 +2,12 @@
 #
 #   make            build the extension and the client (MySQL, MariaDB and
 #                   Postgres over the wire)
-#   make install    install the extension into the Postgres of pg_config, and
-#                   microbench (also as microbench-mysql) and
-#                   microbench-compare into PREFIX/bin
+#   make install    install the extension into the Postgres of pg_config,
+#                   microbench into PREFIX/bin and what its comparison
+#                   runner reads into PREFIX/share/microbench
 #   make test       unit tests, pgTAP tests on a throwaway cluster, the
 #                   client's tests on a throwaway MariaDB and (driver pgsql)
-#                   on a throwaway Postgres, microbench-compare's, a short
+#                   on a throwaway Postgres, microbench compare's, a short
 #                   demo's, a fleet's (many hosts pushing to one database,
 #                   the Ansible playbook), the release tarball's; runs every suite, TEST_JOBS (2)
 #                   side by side, then fails with a summary of those that
@@ -35,12 +35,26 @@ all:
 	$(MAKE) -C extension
 	$(MAKE) -C client
 
+# What microbench compare reads once installed, under PREFIX/share/microbench
+# in the source tree's layout: the extension's sources, which it builds into
+# every Postgres build it compares, and the source-build script of compare
+# build (client/compare/mbm_files.c finds them from the program's path).
+SHARE_DIR = $(DESTDIR)$(PREFIX)/share/microbench
+RUNNER_SOURCES = $(wildcard common/*.c common/*.h) \
+	$(wildcard extension/*.c extension/*.h) extension/Makefile extension/microbench.control \
+	extension/microbench_functions.sql extension/sql/microbench--0.1.sql \
+	$(wildcard results_schema/*.sql)
+
 install: all
 	$(MAKE) -C extension install
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 client/microbench $(DESTDIR)$(PREFIX)/bin/microbench
-	ln -sf microbench $(DESTDIR)$(PREFIX)/bin/microbench-mysql
-	install -m 755 compare/microbench-compare $(DESTDIR)$(PREFIX)/bin/microbench-compare
+	@# the earlier names of microbench and microbench compare, gone
+	rm -f $(DESTDIR)$(PREFIX)/bin/microbench-compare $(DESTDIR)$(PREFIX)/bin/microbench-mysql
+	rm -rf $(SHARE_DIR)
+	install -d $(SHARE_DIR)/common $(SHARE_DIR)/extension/sql $(SHARE_DIR)/results_schema
+	for f in $(RUNNER_SOURCES); do install -m 644 $$f $(SHARE_DIR)/$$f || exit 1; done
+	install -m 755 client/compare/microbench-build $(SHARE_DIR)/microbench-build
 
 # Each suite alone builds or installs what it needs first; make test does
 # that once and then runs the suites side by side with SUITE_SETUP empty

@@ -40,7 +40,7 @@
 #                       other CPU(s); "none" to not pin
 #   MB_MYSQL_ROOT_PASSWORD=microbench  password of the server's accounts
 # Usage: bench/compare_clients.sh
-#        OLD_CLIENT=/tmp/mb-old/client/microbench-mysql bench/compare_clients.sh
+#        OLD_CLIENT=/tmp/mb-old/client/microbench bench/compare_clients.sh
 set -euo pipefail
 shopt -s inherit_errexit        # a failing step inside $(...) fails the script
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -68,7 +68,9 @@ if [ -z "${OLD_CLIENT:-}" ]; then
     old_dir=$workdir/src/client
     [ -d "$old_dir" ] || old_dir=$workdir/src/mysql_client
     make -C "$old_dir" >"$log/build_old.out" 2>&1
-    OLD_CLIENT=$old_dir/microbench-mysql
+    # early revisions built the client as microbench-mysql only
+    OLD_CLIENT=$old_dir/microbench
+    [ -x "$OLD_CLIENT" ] || OLD_CLIENT=$old_dir/microbench-mysql
     old_label="built from $(git -C "$top" rev-parse --short "$OLD_REV")"
 else
     old_label=$OLD_CLIENT

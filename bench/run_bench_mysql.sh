@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run_bench_mysql.sh — benchmark microbench-mysql against sysbench on
+# bench/run_bench_mysql.sh — benchmark microbench (driver mysql) against sysbench on
 # MariaDB, as RATIOS.
 #
 # Starts one throwaway MariaDB server (test/mariadb_server.sh, stopped and
@@ -7,7 +7,7 @@
 # reported, on the very same sbtest1 table, one client thread, over the unix
 # socket:
 #
-#   1. point-query QPS: `microbench-mysql run point-query` vs
+#   1. point-query QPS: `microbench run point-query` vs
 #      `sysbench oltp_point_select run` (both: SELECT c FROM sbtest1 WHERE
 #      id = ?, a server-side prepared statement, autocommit, one query per
 #      event, ids uniform in [1, TABLE_SIZE]; sysbench's default
@@ -16,7 +16,7 @@
 #      shell's `time`, i.e. getrusage of the child) divided by the number of
 #      prepared statements the server executed for it (the change in
 #      Com_stmt_execute, warm-up included, because the CPU is too);
-#   3. prepare wall-clock time: `microbench-mysql prepare` vs `sysbench
+#   3. prepare wall-clock time: `microbench prepare` vs `sysbench
 #      oltp_point_select prepare` for the same number of rows (1 table),
 #      both timed by date(1).  Before each timed prepare (untimed): sbtest1 is
 #      dropped and the buffer pool's dirty pages are flushed, so neither side
@@ -33,7 +33,7 @@
 # throwaway server starts with 256M), so that a 1M-row sbtest1 (~230 MB)
 # stays in memory and the QPS runs measure clients, not page reads.
 #
-# Needs: client/microbench-mysql (make -C client), sysbench,
+# Needs: client/microbench (make -C client), sysbench,
 # the mariadb client, test/mariadb_server.sh (mariadb-server installed).
 # Settings (environment):
 #   ROUNDS=5            alternating rounds per comparison
@@ -51,7 +51,7 @@ shopt -s inherit_errexit        # a failing step inside $(...) fails the script
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bench_settings ROUNDS=5 RUN_SECONDS=5 WARMUP=1 TABLE_SIZE=1000000 BENCH_PORT=3420 BUFFER_POOL_MB=1024
-client=$top/client/microbench-mysql
+client=$top/client/microbench
 need_client "$client"
 need sysbench "apt-get install sysbench"
 mariadb_preflight
@@ -72,12 +72,12 @@ for ((i = 0; i < 600; i++)); do      # the resize runs in the background
     sleep 0.1
 done
 
-echo "microbench-mysql benchmark: MariaDB $(q -e 'SELECT VERSION()'), $(sysbench --version), $(nproc) CPUs"
+echo "microbench (driver mysql) benchmark: MariaDB $(q -e 'SELECT VERSION()'), $(sysbench --version), $(nproc) CPUs"
 echo "ROUNDS=$ROUNDS RUN_SECONDS=$RUN_SECONDS WARMUP=$WARMUP TABLE_SIZE=$TABLE_SIZE (1 table, 1 client thread, unix socket)"
 echo "innodb_buffer_pool_size $(($(q -e 'SELECT @@innodb_buffer_pool_size') / 1048576))M"
 echo
 
-# ---- 3. prepare time: microbench-mysql prepare vs sysbench prepare ---------
+# ---- 3. prepare time: microbench prepare vs sysbench prepare ---------
 prep() {  # ours|sysbench
     q -e "DROP TABLE IF EXISTS sbtest1"
     mariadb_settle
@@ -105,7 +105,7 @@ done
 echo
 
 # ---- 1 + 2. point-query QPS and client CPU per query -----------------------
-# One data set for all QPS runs: microbench-mysql's, flushed, and read once
+# One data set for all QPS runs: the client's, flushed, and read once
 # through the primary key so every run finds it in the buffer pool.
 q -e "DROP TABLE IF EXISTS sbtest1"
 "${ours[@]}" prepare >"$log/prep_final.out" 2>&1

@@ -1,6 +1,6 @@
 /*
- * mbm_main.c — the client's command line (microbench, also installed as
- * microbench-mysql, whose default driver is the same: mysql).
+ * mbm_main.c — the client's command line (microbench; its default driver
+ * is mysql).
  *
  * sysbench-familiar options (--db-driver, --threads, --time, --table-size,
  * ...) and commands (list, prepare, run WORKLOAD, suite, maintain, cleanup,

@@ -4,13 +4,13 @@
 -- is the order both drivers walk; this turns it into the steps of one
 -- suite: a workload subset, each step's measured seconds and the seconds
 -- left after it.  bench_suite walks these steps in-server, and
--- microbench-compare walks them over several servers at once.
+-- microbench compare walks them over several servers at once.
 
 -- The suite's steps for a workload subset, with each step's measured seconds
 -- and the seconds left from it to the end (for the progress notices).
 -- Maintenance is kept only when some write runs before it.  Plain SQL over
 -- microbench.suite_order, so that a results database can plan a suite too
--- (microbench-compare walks it).
+-- (microbench compare walks it).
 CREATE OR REPLACE FUNCTION microbench.suite_steps(workloads text[], read_seconds float8,
                                        write_seconds float8, insert_seconds float8,
                                        warmup float8)

@@ -978,7 +978,7 @@ AS $$
         WHERE s.b IS NOT NULL AND s.o IS NOT NULL
     ), state_found AS (
         SELECT d.dbms, 'data-state'::text,
-               format('%s: the two labels read data in a different state in %s workload(s), e.g. %s; reload the same data before each label''s runs (microbench-compare does)',
+               format('%s: the two labels read data in a different state in %s workload(s), e.g. %s; reload the same data before each label''s runs (microbench compare does)',
                       microbench.dbms_short(d.dbms), count(DISTINCT d.workload),
                       (array_agg(format('%s: %s %s for %s, %s for %s', d.workload, d.key, round(d.b::numeric, 2)::float8, n.base_name,
                                         round(d.o::numeric, 2)::float8, n.other_name) ORDER BY d.diff DESC))[1])

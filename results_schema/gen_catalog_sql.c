@@ -6,7 +6,7 @@
  * the catalog by hand, this program prints it from common/mb_catalog.c;
  * `make -C results_schema check` fails when the committed file is stale.
  * The standard suite's order (common/mb_suite.c) comes along, so that a
- * results database can plan a suite too (microbench-compare walks it).
+ * results database can plan a suite too (microbench compare walks it).
  */
 #include <stdio.h>
 

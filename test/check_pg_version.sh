@@ -80,8 +80,8 @@ echo "$me: $version at $prefix, building in $work${DIRECT_PAGES:+ (DIRECT_PAGES=
 # a cached installation keeps what an earlier tree installed: without this,
 # a script since removed from the tree would still be found
 rm -f "$sharedir"/extension/microbench[-.]* "$pkglibdir"/microbench.so
-# only the extension: the top-level install would also put microbench-compare
-# into /usr/local/bin, pointing at this temporary copy
+# only the extension: the top-level install would also put microbench and
+# its runner's sources into /usr/local, from this temporary copy
 make -s -C "$work/extension" ${DIRECT_PAGES:+DIRECT_PAGES=$DIRECT_PAGES} install >"$work/build.log" 2>&1 \
     || { tail -n 40 "$work/build.log" >&2; die "building the extension failed"; }
 grep -i 'warning' "$work/build.log" >&2 || true

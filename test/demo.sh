@@ -118,7 +118,7 @@ results_db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$PGDATABASE"
 
 pg() { psql -X -q -A -t -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" "$@"; }
 mbm() {
-    MYSQL_PWD="$MB_MYSQL_ROOT_PASSWORD" on_client "$root/client/microbench-mysql" \
+    MYSQL_PWD="$MB_MYSQL_ROOT_PASSWORD" on_client "$root/client/microbench" \
         --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench --mysql-db=sbtest "$@"
 }
 my_sql() {

@@ -6,8 +6,8 @@
 # metadata, docs, the frozen 0.1 script, tests) and no build products,
 # builds it with the same pg_config, installs it into a staging directory
 # (DESTDIR) and checks the installed files: the extension's control file,
-# library, 0.1 and 0.2 scripts and the 0.1 → 0.2 update, and the two
-# commands.  Also checks that META.json is valid and its version matches
+# library, 0.1 and 0.2 scripts and the 0.1 → 0.2 update, the command and
+# what its runner reads (test/compare/13_installed.t runs it so).  Also checks that META.json is valid and its version matches
 # the control file's.  Prints TAP.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,11 +36,11 @@ src=$work/microbench-$version
 missing=""
 for f in LICENSE META.json README.md Makefile extension/microbench.control extension/sql/microbench--0.1.sql \
          docs/workloads.md docs/guide.md results_schema/10_runs.sql extension/microbench_functions.sql \
-         client/Makefile compare/microbench-compare test/pg_suite.sh; do
+         client/Makefile client/compare/microbench-build test/pg_suite.sh; do
     [ -f "$src/$f" ] || missing="$missing $f"
 done
 is "$missing" "" "the tarball has the licence, metadata, docs, sources, the frozen 0.1 script and the tests"
-is "$(cd "$src" && find . \( -name '*.o' -o -name '*.so' -o -name 'microbench--0.2.sql' -o -name microbench-mysql -o -name microbench -type f \) | head -3)" "" \
+is "$(cd "$src" && find . \( -name '*.o' -o -name '*.so' -o -name 'microbench--0.2.sql' -o -name microbench -type f \) | head -3)" "" \
     "... and no build products"
 
 if make -s -C "$src" >"$work/build.log" 2>&1; then ok 0 "the unpacked tarball builds"; else
@@ -54,19 +54,17 @@ libdir=$stage$("${PG_CONFIG:-pg_config}" --pkglibdir)
 missing=""
 for f in "$sharedir/microbench.control" "$sharedir/microbench--0.1.sql" "$sharedir/microbench--0.2.sql" \
          "$sharedir/microbench--0.1--0.2.sql" "$libdir/microbench.so" \
-         "$stage/usr/local/bin/microbench" "$stage/usr/local/bin/microbench-mysql" \
-         "$stage/usr/local/bin/microbench-compare"; do
+         "$stage/usr/local/bin/microbench" "$stage/usr/local/share/microbench/microbench-build" \
+         "$stage/usr/local/share/microbench/extension/microbench.control"; do
     [ -e "$f" ] || missing="$missing ${f#$stage}"
 done
-is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the commands"
+is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the command, the runner's sources"
 "$stage/usr/local/bin/microbench" --help >/dev/null 2>&1
 ok $? "the installed microbench runs (--help)"
 # the whole output first: under pipefail, grep -q leaving at its match
 # would leave the client writing into a closed pipe (SIGPIPE, a failure)
-help=$("$stage/usr/local/bin/microbench-mysql" --help 2>&1)
-grep -q '^Usage: microbench-mysql ' <<<"$help"
-ok $? "the installed microbench-mysql runs (--help), under its own name"
-"$stage/usr/local/bin/microbench-compare" --help >/dev/null 2>&1
-ok $? "the installed microbench-compare runs (--help)"
+help=$("$stage/usr/local/bin/microbench" compare --help 2>&1)
+grep -q 'microbench compare build --src DIR' <<<"$help"
+ok $? "the installed microbench compare runs (--help)"
 
 done_testing

@@ -152,7 +152,7 @@ psql -X -q -c "DROP TRIGGER refuse ON microbench.runs" >/dev/null
 tests=("$here"/sql/*.sql)
 if [ $# -gt 0 ]; then tests=("$@"); fi
 status=0
-pg_prove --ext .sql --failures "${tests[@]}" || status=1
+pg_prove --ext .sql --failures --timer "${tests[@]}" || status=1
 
 # the SVG report, rendered in headless Chromium and checked pixel by pixel;
 # verdicts on real interleaved runs; their error rates by simulation; the update from 0.1; directly loaded
@@ -166,6 +166,6 @@ if [ $# -eq 0 ]; then
     else
         echo "pg_suite: chromium is not installed: the SVG render test is skipped" >&2
     fi
-    MB_TEST_EXISTING_SERVER=$existing prove --failures "${shell_tests[@]}" || status=1
+    MB_TEST_EXISTING_SERVER=$existing prove --failures --timer "${shell_tests[@]}" || status=1
 fi
 exit $status

@@ -34,4 +34,4 @@ export MB_CENTRAL_DIR="$dir"
 export MB_CENTRAL="host=$PGHOST port=$PGPORT dbname=central"
 tests=("$here"/fleet/*.t)
 if [ $# -gt 0 ]; then tests=("$@"); fi
-prove ${PROVE_FLAGS:---failures} "${tests[@]}"
+prove ${PROVE_FLAGS:---failures --timer} "${tests[@]}"

@@ -3,7 +3,7 @@
 # MariaDB (test/mariadb_server.sh) and a real throwaway Postgres holding the
 # results schema, loaded as plain SQL from results_schema/ (no extension), as
 # a central results database would be.  Stops both servers whatever happens.
-# Expects client/microbench-mysql to be built.
+# Expects client/microbench to be built.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,11 +20,11 @@ unset MYSQL_HOST   # the client's own options choose socket or TCP
 createdb microbench_results
 export MB_RESULTS_DB="host=$PGHOST port=$PGPORT user=$PGUSER dbname=microbench_results"
 cat "$root"/results_schema/*.sql | psql -X -q -v ON_ERROR_STOP=1 -d "$MB_RESULTS_DB" >/dev/null
-export MBM="$root/client/microbench-mysql"
+export MBM="$root/client/microbench"
 
 MYSQL_PWD="$MB_MYSQL_PASSWORD" "$MBM" --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench \
     --table-size=5000 prepare >/dev/null
 
 tests=("$here"/mysql/*.t)
 if [ $# -gt 0 ]; then tests=("$@"); fi
-prove --failures "${tests[@]}"
+prove --failures --timer "${tests[@]}"

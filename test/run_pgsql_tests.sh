@@ -36,4 +36,4 @@ export MB_RESULTS_DB="host=$PGHOST port=$PGPORT user=$PGUSER dbname=sbtest"
 
 tests=("$here"/pgsql/*.t)
 if [ $# -gt 0 ]; then tests=("$@"); fi
-prove ${PROVE_FLAGS:---failures} "${tests[@]}"
+prove ${PROVE_FLAGS:---failures --timer} "${tests[@]}"

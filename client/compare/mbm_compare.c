@@ -5,7 +5,7 @@
  *
  * Before anything: every input is checked (builds, labels, workloads,
  * settings, CPUs, --out) and a refusal writes nothing.  Then, once: the
- * extension is built into a build that lacks this tree's, one pristine
+ * extension is built into a build that lacks this microbench's, one pristine
  * data directory is made per major version (initdb, the sbtest tables
  * loaded by bench_prepare with the seed, a checkpoint, a clean stop), and
  * a results database is started unless --results-db names one.  Then
@@ -30,6 +30,7 @@
  */
 #include "mbm.h"
 #include "mbm_compare.h"
+#include "mbm_files.h"
 #include "mbm_fleet.h"
 #include "mbm_finish.h"
 #include "mbm_pgserver.h"
@@ -48,9 +49,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MBM_SRC_DIR
-#define MBM_SRC_DIR "."
-#endif
 
 /*
  * The work directory in $TMPDIR or /tmp (sockets, copies, the order run),
@@ -136,16 +134,31 @@ mbm_compare_main(int argc, char **argv)
 	mbm_progname = "microbench compare";
 	if (argc > 1 && strcmp(argv[1], "build") == 0)
 	{
-		/* the source-build helper, a script of this tree: configure and make, per compiler */
-		char		script[1100];
+		/* the source-build helper, a script installed beside the sources: configure and make, per compiler */
+		char		err[1024];
 
-		snprintf(script, sizeof(script), "%s/compare/microbench-build", MBM_SRC_DIR);
-		argv[1] = script;
-		execv(script, argv + 1);
-		say("cannot run %s: %s", script, strerror(errno));
+		if (mbm_files_find(err, sizeof(err)) != 0)
+		{
+			say("%s", err);
+			return MBM_EXIT_FAILED;
+		}
+		argv[1] = (char *) mbm_files_build_script();
+		execv(argv[1], argv + 1);
+		say("cannot run %s: %s", argv[1], strerror(errno));
 		return MBM_EXIT_FAILED;
 	}
 	mbm_request_parse(argc, argv);
+	if (rq.nbuilds > 0)
+	{
+		/* the extension's sources, built into each Postgres build: found before any work */
+		char		err[1024];
+
+		if (mbm_files_find(err, sizeof(err)) != 0)
+		{
+			say("%s", err);
+			return MBM_EXIT_FAILED;
+		}
+	}
 
 	/* from here on, work: everything asked was checked */
 	for (i = 0; i < rq.nbuilds; i++)
@@ -158,11 +171,13 @@ mbm_compare_main(int argc, char **argv)
 	/* the runner and its results server stay off the measured CPUs */
 	mbm_proc_pin_others(rq.cpus, progress.tool_cpus, sizeof(progress.tool_cpus));
 	make_directories();
-	mbm_pg.workdir = progress.workdir;
-	mbm_pg.logdir = progress.logdir;
-	mbm_pg.owner = geteuid() == 0 ? "postgres" : NULL;
-	mbm_pg.cpus = rq.cpus;
-	mbm_pg.clients = rq.clients;
+	mbm_servers.workdir = progress.workdir;
+	mbm_servers.logdir = progress.logdir;
+	/* neither server runs as root */
+	mbm_servers.pg_user = geteuid() == 0 ? "postgres" : NULL;
+	mbm_servers.my_user = geteuid() == 0 ? "mysql" : NULL;
+	mbm_servers.cpus = rq.cpus;
+	mbm_servers.clients = rq.clients;
 
 	set_up();
 	printf("== %d workload(s), %d build(s); pristine data %.1f MB made in %.1f s; servers on CPU(s) %s\n",

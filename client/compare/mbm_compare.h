@@ -34,7 +34,10 @@
  *   mbm_pgserver.c  a Postgres installation, a data directory made by
  *                   initdb and the server on it
  *   mbm_proc.c      the processes the runner starts, supervised: each in
- *                   its own process group, pinned, stopped on every way out
+ *                   its own process group, pinned, stopped on every way
+ *                   out; what every server gets
+ *   mbm_files.c     where the runner's own files are: the extension's
+ *                   sources and the source-build script, installed
  */
 #ifndef MBM_COMPARE_H
 #define MBM_COMPARE_H

@@ -236,7 +236,7 @@ callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *er
 	char		pid[32];
 	char		log[1100];
 	char	   *argv[] = {callgrind_control, (char *) option, (char *) (arg ? arg : pid), pid, NULL};
-	mbm_spawn	how = {mbm_pg.owner ? "mysql" : NULL, NULL, log};
+	mbm_spawn	how = {mbm_servers.my_user, NULL, log};
 
 	snprintf(pid, sizeof(pid), "%d", (int) srv->pid);
 	snprintf(log, sizeof(log), "%s/callgrind.log", progress.logdir);

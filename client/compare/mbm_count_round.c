@@ -99,12 +99,12 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 				started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.rundir);
-	mbm_pg.wrapper = mbm_count_wrapper(ab);
-	mbm_pg.count_settings = mbm_count_server_settings(ab);
+	mbm_servers.wrapper = mbm_count_wrapper(ab);
+	mbm_servers.count_settings = mbm_count_server_settings(ab);
 	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, mbm_count_side_port(),
 							mbm_count_side_socket(), "server.log", &copy_s, &start_s, err, sizeof(err));
-	mbm_pg.wrapper = NULL;
-	mbm_pg.count_settings = NULL;
+	mbm_servers.wrapper = NULL;
+	mbm_servers.count_settings = NULL;
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
 	if (started != 0)
 	{
@@ -167,10 +167,10 @@ room_for(int runs, int round)
 
 /* A build's counted runs of the round: its reads on one start, then each write on a start of its own. */
 static mbm_count_end
-count_build(const mbm_any_build *ab, int round, bool cells[MBM_COLUMNS][64])
+count_build(const mbm_any_build *ab, int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS])
 {
 	const bool *mine = cells[mbm_column(ab)];
-	int			ws[64];
+	int			ws[MBM_MAX_WORKLOADS];
 	int			n = cells_of(mine, false, ws),
 				i;
 	mbm_run_outcome outcome = RUN_OK;
@@ -191,7 +191,7 @@ count_build(const mbm_any_build *ab, int round, bool cells[MBM_COLUMNS][64])
 }
 
 bool
-mbm_count_round(int round, bool cells[MBM_COLUMNS][64])
+mbm_count_round(int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS])
 {
 	mbm_count_end end = COUNT_DONE;
 	int			k;

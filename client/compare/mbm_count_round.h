@@ -16,6 +16,6 @@
  * every build in turn or side by side.  False when
  * --max-minutes ran out before the round's last run.
  */
-extern bool mbm_count_round(int round, bool cells[MBM_COLUMNS][64]);
+extern bool mbm_count_round(int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS]);
 
 #endif							/* MBM_COUNT_ROUND_H */

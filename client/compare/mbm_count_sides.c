@@ -69,7 +69,7 @@ typedef struct side
 } side;
 
 bool
-mbm_count_sides_possible(bool cells[MBM_COLUMNS][64])
+mbm_count_sides_possible(bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS])
 {
 	int			col,
 				w;
@@ -154,7 +154,7 @@ mbm_count_keep(const mbm_any_build *ab, const char *workload, int round, mbm_run
  * progress to the runner at the end.  It never returns.
  */
 static void
-run_side(int k, int fd, int round, bool cells[MBM_COLUMNS][64], mbm_count_build_fn count_build)
+run_side(int k, int fd, int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS], mbm_count_build_fn count_build)
 {
 	const mbm_any_build *ab = &rq.measured[k];
 	mbm_progress before = progress;
@@ -177,7 +177,7 @@ run_side(int k, int fd, int round, bool cells[MBM_COLUMNS][64], mbm_count_build_
 	 * and a count does not see where it ran): they inherit this process's
 	 * CPUs, every one, not the runner's own
 	 */
-	mbm_pg.cpus = NULL;
+	mbm_servers.cpus = NULL;
 	CPU_ZERO(&every);
 	for (c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < CPU_SETSIZE; c++)
 		CPU_SET(c, &every);
@@ -212,7 +212,7 @@ run_side(int k, int fd, int round, bool cells[MBM_COLUMNS][64], mbm_count_build_
 
 /* A side started for rq.measured[k]: 0, or -1 (said why). */
 static int
-start_side(side *s, int k, int round, bool cells[MBM_COLUMNS][64], mbm_count_build_fn count_build)
+start_side(side *s, int k, int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS], mbm_count_build_fn count_build)
 {
 	int			fds[2];
 
@@ -296,7 +296,7 @@ end_side(side *s)
 }
 
 mbm_count_end
-mbm_count_sides(int round, bool cells[MBM_COLUMNS][64], mbm_count_build_fn count_build)
+mbm_count_sides(int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS], mbm_count_build_fn count_build)
 {
 	side		sides[3 * MAX_BUILDS];
 	long		at_once = sysconf(_SC_NPROCESSORS_ONLN);

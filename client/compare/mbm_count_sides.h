@@ -18,21 +18,21 @@ typedef enum mbm_count_end
 
 /* A build's counted runs of round for the cells[column][workload] asked. */
 typedef mbm_count_end (*mbm_count_build_fn) (const mbm_any_build *ab, int round,
-											 bool cells[MBM_COLUMNS][64]);
+											 bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS]);
 
 /*
  * Whether the round can run its builds side by side: two builds or more,
  * two CPUs or more, and every cell's window already set (by round 1, whose
  * builds take turns, so that one build's first run sets it for all).
  */
-extern bool mbm_count_sides_possible(bool cells[MBM_COLUMNS][64]);
+extern bool mbm_count_sides_possible(bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS]);
 
 /*
  * The round's builds side by side, as many at a time as there are CPUs,
  * each in a process of its own calling count_build: the end the round
  * came to (the first build to fail or to run out of time says).
  */
-extern mbm_count_end mbm_count_sides(int round, bool cells[MBM_COLUMNS][64],
+extern mbm_count_end mbm_count_sides(int round, bool cells[MBM_COLUMNS][MBM_MAX_WORKLOADS],
 									 mbm_count_build_fn count_build);
 
 /* The port of the counted server of this process: its side's, or RUN_PORT. */

@@ -17,7 +17,6 @@
  */
 #include "mbm.h"
 #include "mbm_myserver.h"
-#include "mbm_pgserver.h"
 #include "mbm_proc.h"
 
 #include <errno.h>
@@ -171,10 +170,10 @@ server_argv(const mbm_mybuild *b, const char *datadir, const char *sock, const c
 	MY_OPT("--skip-name-resolve");
 	MY_OPT("--skip-log-bin");
 	MY_OPT("--innodb-buffer-pool-size=512M");
-	MY_OPT("--max-connections=%d", mbm_pg.clients * 2 + 20);
-	if (mbm_pg.owner)
-		MY_OPT("--user=mysql");
-	if (mbm_pg.wrapper)
+	MY_OPT("--max-connections=%d", mbm_servers.clients * 2 + 20);
+	if (mbm_servers.my_user)
+		MY_OPT("--user=%s", mbm_servers.my_user);
+	if (mbm_servers.wrapper)
 	{
 		/* under valgrind InnoDB's native AIO hangs, and a reservation of the default maximum pool cannot be mapped */
 		MY_OPT("--innodb-use-native-aio=0");
@@ -194,7 +193,7 @@ server_argv(const mbm_mybuild *b, const char *datadir, const char *sock, const c
 #undef MY_OPT
 	*n = mbm_settings_args(b->settings, NULL, "--", argv, *n, 63);
 	argv[*n] = NULL;
-	*n = mbm_proc_wrap(mbm_pg.wrapper, argv, *n, 63);
+	*n = mbm_proc_wrap(mbm_servers.wrapper, argv, *n, 63);
 }
 
 int
@@ -213,9 +212,9 @@ mbm_my_install_db(const mbm_mybuild *b, const char *dir, char *err, size_t errle
 
 	snprintf(datadir, sizeof(datadir), "--datadir=%s", dir);
 	snprintf(basedir, sizeof(basedir), "--basedir=%s", b->basedir);
-	snprintf(user, sizeof(user), "--user=%s", mbm_pg.owner ? "mysql" : (getenv("USER") ? getenv("USER") : "mysql"));
-	snprintf(log, sizeof(log), "%s/install-db.log", mbm_pg.logdir);
-	if (mkdir(dir, 0700) != 0 || (mbm_pg.owner && mbm_proc_chown(dir, "mysql") != 0))
+	snprintf(user, sizeof(user), "--user=%s", mbm_servers.my_user ? mbm_servers.my_user : (getenv("USER") ? getenv("USER") : "mysql"));
+	snprintf(log, sizeof(log), "%s/install-db.log", mbm_servers.logdir);
+	if (mkdir(dir, 0700) != 0 || (mbm_servers.my_user && mbm_proc_chown(dir, mbm_servers.my_user) != 0))
 	{
 		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
 		return -1;
@@ -278,16 +277,16 @@ mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datadir, const c
 	memset(s, 0, sizeof(*s));
 	s->build = b;
 	snprintf(s->datadir, sizeof(s->datadir), "%s", datadir);
-	snprintf(s->sock, sizeof(s->sock), "%s/%s", mbm_pg.workdir, sockname);
-	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_pg.logdir, logname);
+	snprintf(s->sock, sizeof(s->sock), "%s/%s", mbm_servers.workdir, sockname);
+	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_servers.logdir, logname);
 	server_argv(b, s->datadir, s->sock, s->log, argv, opts, &n);
 	mbm_proc_command_line(argv, s->command, sizeof(s->command));
 	/*
 	 * as we are: mariadbd drops to --user=mysql itself; but under valgrind
 	 * as mysql from the start, so that callgrind_control as mysql reaches it
 	 */
-	if ((s->pid = mbm_proc_server(argv, mbm_pg.wrapper && mbm_pg.owner ? "mysql" : NULL,
-								  mbm_pg.cpus, s->log, err, errlen)) == 0)
+	if ((s->pid = mbm_proc_server(argv, mbm_servers.wrapper ? mbm_servers.my_user : NULL,
+								  mbm_servers.cpus, s->log, err, errlen)) == 0)
 		return -1;
 	memset(&o, 0, sizeof(o));
 	mbm_my_client_options(s, &o);

@@ -26,8 +26,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-mbm_pgsetup mbm_pg;
-
 int
 mbm_pgbuild_inspect(mbm_pgbuild *b, char *err, size_t errlen)
 {
@@ -83,8 +81,8 @@ mbm_pg_role(void)
 {
 	static char role[64];
 
-	if (mbm_pg.owner)
-		return mbm_pg.owner;
+	if (mbm_servers.pg_user)
+		return mbm_servers.pg_user;
 	if (role[0] == '\0')
 		snprintf(role, sizeof(role), "%s", getenv("USER") ? getenv("USER") : "postgres");
 	return role;
@@ -97,12 +95,12 @@ mbm_pg_initdb(const mbm_pgbuild *b, const char *dir, char *err, size_t errlen)
 	char		log[1100];
 	char	   *argv[] = {initdb, "-D", (char *) dir, "-U", (char *) mbm_pg_role(), "--auth=trust",
 	"--no-sync", "-E", "UTF8", "--locale=C", NULL};
-	mbm_spawn	how = {mbm_pg.owner, NULL, log};
+	mbm_spawn	how = {mbm_servers.pg_user, NULL, log};
 
 	snprintf(initdb, sizeof(initdb), "%s/initdb", b->bindir);
-	snprintf(log, sizeof(log), "%s/initdb.log", mbm_pg.logdir);
+	snprintf(log, sizeof(log), "%s/initdb.log", mbm_servers.logdir);
 	if (mkdir(dir, 0700) != 0 ||
-		(mbm_pg.owner && mbm_proc_chown(dir, mbm_pg.owner) != 0))
+		(mbm_servers.pg_user && mbm_proc_chown(dir, mbm_servers.pg_user) != 0))
 	{
 		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
 		return -1;
@@ -140,8 +138,8 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 	s->build = b;
 	s->port = port;
 	snprintf(s->datadir, sizeof(s->datadir), "%s", datadir);
-	snprintf(s->sockdir, sizeof(s->sockdir), "%s", mbm_pg.workdir);
-	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_pg.logdir, logname);
+	snprintf(s->sockdir, sizeof(s->sockdir), "%s", mbm_servers.workdir);
+	snprintf(s->log, sizeof(s->log), "%s/%s", mbm_servers.logdir, logname);
 	snprintf(postgres, sizeof(postgres), "%s/postgres", b->bindir);
 	argv[n++] = postgres;
 	argv[n++] = "-D";
@@ -151,8 +149,8 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 	MBM_OPT("listen_addresses=");
 	MBM_OPT("unix_socket_directories=%s", s->sockdir);
 	MBM_OPT("shared_buffers=256MB");
-	MBM_OPT("max_worker_processes=%d", mbm_pg.clients + 16);
-	MBM_OPT("max_connections=%d", mbm_pg.clients * 2 + 20);
+	MBM_OPT("max_worker_processes=%d", mbm_servers.clients + 16);
+	MBM_OPT("max_connections=%d", mbm_servers.clients * 2 + 20);
 	MBM_OPT("log_min_messages=warning");
 	if (pristine)
 	{
@@ -166,15 +164,15 @@ mbm_pg_start(mbm_pgserver *s, const mbm_pgbuild *b, const char *datadir, int por
 		MBM_OPT("max_wal_size=1GB");
 	}
 #undef MBM_OPT
-	if (!pristine && mbm_pg.wrapper)
-		n = mbm_settings_args(mbm_pg.count_settings, "-c", "", argv, n, 63);
+	if (!pristine && mbm_servers.wrapper)
+		n = mbm_settings_args(mbm_servers.count_settings, "-c", "", argv, n, 63);
 	/* --set ones last: the copy stays as it was made */
 	n = mbm_settings_args(b->settings, "-c", "", argv, n, 63);
 	argv[n] = NULL;
 	if (!pristine)
-		n = mbm_proc_wrap(mbm_pg.wrapper, argv, n, 63);
+		n = mbm_proc_wrap(mbm_servers.wrapper, argv, n, 63);
 	mbm_proc_command_line(argv, s->command, sizeof(s->command));
-	if ((s->pid = mbm_proc_server(argv, mbm_pg.owner, mbm_pg.cpus, s->log, err, errlen)) == 0)
+	if ((s->pid = mbm_proc_server(argv, mbm_servers.pg_user, mbm_servers.cpus, s->log, err, errlen)) == 0)
 		return -1;
 	conninfo(s, "postgres", ci, sizeof(ci));
 	snprintf(what, sizeof(what), "%s (%s)", b->label, b->prefix);

@@ -36,20 +36,6 @@ typedef struct mbm_pgserver
 	char		command[4096];	/* how it was started, as a shell would run it */
 } mbm_pgserver;
 
-/* What every server gets (the work directory, CPUs, clients); set once. */
-typedef struct mbm_pgsetup
-{
-	const char *workdir;		/* sockets go here */
-	const char *logdir;
-	const char *owner;			/* the user servers run as, NULL: ourselves */
-	const char *cpus;			/* servers pinned here; NULL: not pinned */
-	int			clients;
-	char	   *const *wrapper;	/* the run's server started under this (valgrind ...); NULL: none */
-	const char *count_settings;	/* with it, these NAME=VALUE lines ("\n"-separated) too; NULL: none */
-} mbm_pgsetup;
-
-extern mbm_pgsetup mbm_pg;
-
 /* Fill b from b->prefix: 0, or -1 with a one-line reason (not a Postgres installation). */
 extern int	mbm_pgbuild_inspect(mbm_pgbuild *b, char *err, size_t errlen);
 /* What pg_config OPTION says of b, its first line: 0 or -1. */

@@ -34,6 +34,8 @@
 
 #define MBM_MAX_CHILDREN 16
 
+mbm_server_setup mbm_servers;
+
 static pid_t children[MBM_MAX_CHILDREN];
 static atomic_int stop_signal;
 static PGcancel *_Atomic cancel_target;

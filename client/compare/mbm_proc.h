@@ -1,7 +1,7 @@
 /*
  * mbm_proc.h — the processes microbench compare starts, supervised
- * (mbm_proc.c): how a child runs, and its start, its wait and its stop on
- * every way out.  The bottom of the runner's files: it knows nothing of a
+ * (mbm_proc.c): how a child runs, what every server gets, and a child's
+ * start, its wait and its stop on every way out.  The bottom of the runner's files: it knows nothing of a
  * comparison.
  */
 #ifndef MBM_PROC_H
@@ -12,6 +12,25 @@
 #include <sys/types.h>
 
 #include <libpq-fe.h>
+
+/*
+ * What every server the runner starts gets, of either kind (the work
+ * directory, the users, CPUs, clients, a wrapper); set once, and for a
+ * counted start its wrapper and settings.
+ */
+typedef struct mbm_server_setup
+{
+	const char *workdir;		/* sockets go here */
+	const char *logdir;
+	const char *pg_user;		/* the user Postgres runs as; NULL: ourselves */
+	const char *my_user;		/* the user MariaDB and MySQL run as; NULL: ourselves */
+	const char *cpus;			/* servers pinned here; NULL: not pinned */
+	int			clients;
+	char	   *const *wrapper;	/* the run's server started under this (valgrind ...); NULL: none */
+	const char *count_settings;	/* with it, these NAME=VALUE lines ("\n"-separated) too; NULL: none */
+} mbm_server_setup;
+
+extern mbm_server_setup mbm_servers;
 
 /* How a child process runs: as whom, on which CPUs, with its output where. */
 typedef struct mbm_spawn

@@ -35,7 +35,7 @@ usage(void)
 		   "\n"
 		   "  --pg LABEL=PREFIX     a Postgres installation (PREFIX/bin/postgres); the first is\n"
 		   "                        the base of the report; the extension is built into one\n"
-		   "                        that lacks this tree's\n"
+		   "                        that lacks this microbench's\n"
 		   "  --mariadb LABEL=BINARY, --mysql LABEL=BINARY  a mariadbd or mysqld; the first\n"
 		   "                        of each DBMS has the base label too\n"
 		   "  --set [LABEL:]NAME=VALUE  a server setting, for every build or one\n"
@@ -203,7 +203,7 @@ take_workloads(const char *list)
 		}
 		for (j = 0; j < rq.nworkloads; j++)
 			seen |= strcmp(rq.workloads[j], s->workload) == 0;
-		if ((wanted || list[0] == '\0') && !seen && rq.nworkloads < 64)
+		if ((wanted || list[0] == '\0') && !seen && rq.nworkloads < MBM_MAX_WORKLOADS)
 			rq.workloads[rq.nworkloads++] = s->workload;
 	}
 }
@@ -370,8 +370,6 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 		{"version", no_argument, NULL, 'V'}, {"suite", no_argument, NULL, 'a'},
 		{"precision", required_argument, NULL, 'P'}, {"metric", required_argument, NULL, 'm'},
 		{"count-threshold", required_argument, NULL, 'N'}, {"cache-sim", no_argument, NULL, 'c'},
-		{"mode", required_argument, NULL, 'X'}, {"restart", required_argument, NULL, 'X'},
-		{"reload", required_argument, NULL, 'X'}, {"datadir", required_argument, NULL, 'X'},
 		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
 		{"harness", required_argument, NULL, 'H'}, {"path", required_argument, NULL, 'W'},
 		{"push", required_argument, NULL, 'U'}, {"campaign", required_argument, NULL, 'C'},
@@ -424,9 +422,6 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 				if (optarg)
 					take_number(opts[idx].name, optarg);
 				break;
-			case 'X':
-				refuse("--%s no longer applies: every run is alone, on a fresh server start from"
-					   " pristine data (docs/compare.md)", opts[idx].name);
 			case 'N':
 				take_number(opts[idx].name, optarg);
 				break;

@@ -24,7 +24,7 @@
  * chance to stop on a lucky draw (docs/methodology.md).
  */
 static int
-undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64], int *decided,
+undecided_cells(const char *metric, double threshold_value, bool (*undecided)[MBM_MAX_WORKLOADS], int *decided,
 				int *differences, int *same)
 {
 	char		interim[32],
@@ -97,8 +97,15 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[64
 	return cells;
 }
 
-/* Cells still to run: [kind][column][workload], kind 0 timed, 1 counted (mbm_column). */
-typedef bool undecided_map[2][MBM_COLUMNS][64];
+/* Cells still to run: [metric][column][workload] (mbm_column). */
+typedef bool undecided_map[MBM_METRICS][MBM_COLUMNS][MBM_MAX_WORKLOADS];
+
+/* Whether the request asked for metric m. */
+static bool
+asked(mbm_metric m)
+{
+	return m == MBM_TIMED ? rq.timed : rq.counted;
+}
 
 /*
  * Whether workload w's timed runs take --turns on live servers: reads only.
@@ -115,11 +122,11 @@ takes_turns(int w)
 
 /* Whether build ab runs workload w, timed or counted, in round. */
 static bool
-runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w, int round)
+runs_in_round(undecided_map undecided, mbm_metric m, const mbm_any_build *ab, int w, int round)
 {
-	if (!(kind == 0 ? rq.timed : rq.counted))
+	if (!asked(m))
 		return false;
-	return round <= rq.rounds || undecided[kind][mbm_column(ab)][w];
+	return round <= rq.rounds || undecided[m][mbm_column(ab)][w];
 }
 
 /*
@@ -134,7 +141,7 @@ runs_in_round(undecided_map undecided, int kind, const mbm_any_build *ab, int w,
 static bool
 run_round(int round, undecided_map undecided)
 {
-	bool		counted[MBM_COLUMNS][64];
+	bool		counted[MBM_COLUMNS][MBM_MAX_WORKLOADS];
 	int			step = 0;
 	int			w,
 				k;
@@ -147,7 +154,7 @@ run_round(int round, undecided_map undecided)
 		int			family;
 
 		for (k = 0; k < rq.nmeasured; k++)
-			runs_here += runs_in_round(undecided, 0, &rq.measured[k], w, round) *
+			runs_here += runs_in_round(undecided, MBM_TIMED, &rq.measured[k], w, round) *
 				(takes_turns(w) ? rq.turns : 1);
 		if (runs_here == 0)
 			continue;
@@ -165,7 +172,7 @@ run_round(int round, undecided_map undecided)
 			const mbm_any_build *ab = &rq.measured[(step + round) % 2 ? rq.nmeasured - 1 - k : k];
 			mbm_run_outcome outcome;
 
-			if (!runs_in_round(undecided, 0, ab, w, round))
+			if (!runs_in_round(undecided, MBM_TIMED, ab, w, round))
 				continue;
 			if (takes_turns(w))
 			{
@@ -191,7 +198,7 @@ run_round(int round, undecided_map undecided)
 	memset(counted, 0, sizeof(counted));
 	for (k = 0; k < rq.nmeasured; k++)
 		for (w = 0; w < rq.nworkloads; w++)
-			counted[mbm_column(&rq.measured[k])][w] |= runs_in_round(undecided, 1, &rq.measured[k], w, round);
+			counted[mbm_column(&rq.measured[k])][w] |= runs_in_round(undecided, MBM_COUNTED, &rq.measured[k], w, round);
 	return !rq.counted || mbm_count_round(round, counted);
 }
 
@@ -203,9 +210,9 @@ run_round(int round, undecided_map undecided)
  * are decided at the end of line; false if the results database failed.
  */
 static bool
-undecided_cycles(double threshold, bool (*undecided)[64], char *line, size_t linelen)
+undecided_cycles(double threshold, bool (*undecided)[MBM_MAX_WORKLOADS], char *line, size_t linelen)
 {
-	bool		cycles[MBM_COLUMNS][64];
+	bool		cycles[MBM_COLUMNS][MBM_MAX_WORKLOADS];
 	int			decided,
 				differences,
 				same,
@@ -229,28 +236,28 @@ judge_round(int round, undecided_map undecided)
 {
 	char		line[512] = "";
 	char		c1[16];
-	int			kind;
+	mbm_metric	m;
 
-	for (kind = 0; kind < 2; kind++)
+	for (m = MBM_TIMED; m < MBM_METRICS; m++)
 	{
 		int			decided,
 					differences,
 					same,
 					cells;
-		double		threshold = kind == 0 ? rq.threshold : rq.count_threshold;
+		double		threshold = m == MBM_TIMED ? rq.threshold : rq.count_threshold;
 
-		if (!(kind == 0 ? rq.timed : rq.counted))
+		if (!asked(m))
 			continue;
-		cells = undecided_cells(kind == 0 ? "qps" : "instructions", threshold, undecided[kind],
+		cells = undecided_cells(m == MBM_TIMED ? "qps" : "instructions", threshold, undecided[m],
 								&decided, &differences, &same);
 		if (cells < 0)
 			mbm_finish("the results database failed", MBM_EXIT_FAILED);
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 "%s%s%d of %d cell(s) decided (%d difference(s), %d the same within %g%%)",
-				 line[0] ? "; " : "", rq.timed && rq.counted ? (kind == 0 ? "QPS " : "instructions ") : "",
+				 line[0] ? "; " : "", rq.timed && rq.counted ? (m == MBM_TIMED ? "QPS " : "instructions ") : "",
 				 decided, cells, differences, same, threshold * 100);
 
-		if (kind == 1 && rq.cache_sim && !undecided_cycles(threshold, undecided[kind], line, sizeof(line)))
+		if (m == MBM_COUNTED && rq.cache_sim && !undecided_cycles(threshold, undecided[m], line, sizeof(line)))
 			mbm_finish("the results database failed", MBM_EXIT_FAILED);
 	}
 	progress.rounds_done = round;
@@ -272,7 +279,6 @@ mbm_rounds_run(void)
 	for (round = 1;; round++)
 	{
 		int			w,
-					kind,
 					k,
 					cells_to_run = 0;
 
@@ -280,9 +286,9 @@ mbm_rounds_run(void)
 		{
 			bool		any = false;
 
-			for (kind = 0; kind < 2; kind++)
+			for (mbm_metric m = MBM_TIMED; m < MBM_METRICS; m++)
 				for (k = 0; k < rq.nmeasured; k++)
-					any |= runs_in_round(*undecided, kind, &rq.measured[k], w, round);
+					any |= runs_in_round(*undecided, m, &rq.measured[k], w, round);
 			cells_to_run += any;
 		}
 		if (cells_to_run == 0 || (rq.max_minutes == 0 && round > rq.rounds))

@@ -182,7 +182,7 @@ mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys, con
 
 	*copy_s = *start_s = 0;
 	mbm_pristine_path(ab, pristine, sizeof(pristine));
-	if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_pg.owner : (mbm_pg.owner ? "mysql" : NULL),
+	if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_servers.pg_user : mbm_servers.my_user,
 					  err, errlen) != 0)
 		return -1;
 	t1 = mbm_now_ns();

@@ -1,11 +1,12 @@
 /*
  * mbm_setup.c — what microbench compare makes once, before the first run:
- * this tree's extension in each Postgres build that lacks it, the results
+ * this microbench's extension in each Postgres build that lacks it, the results
  * database, and the pristine data (one directory per Postgres major and
  * per MariaDB/MySQL version, loaded with the seed) that every run copies.
  */
 #include "mbm.h"
 #include "mbm_setup.h"
+#include "mbm_files.h"
 #include "mbm_measure.h"
 #include "mbm_myserver.h"
 #include "mbm_pgserver.h"
@@ -18,10 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef MBM_SRC_DIR
-#define MBM_SRC_DIR "."
-#endif
 
 /* A file's bytes, NUL-terminated, their number into *size (NULL: not wanted); NULL if unread. */
 static char *
@@ -56,7 +53,7 @@ by_name(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* This tree's install script, as extension/Makefile makes it; malloc'ed. */
+/* The install script of the runner's extension sources, as extension/Makefile makes it; malloc'ed. */
 static char *
 tree_install_script(void)
 {
@@ -70,7 +67,7 @@ tree_install_script(void)
 	struct dirent *e;
 	int			i;
 
-	snprintf(dir, sizeof(dir), "%s/results_schema", MBM_SRC_DIR);
+	snprintf(dir, sizeof(dir), "%s/results_schema", mbm_files_sources());
 	if ((d = opendir(dir)) == NULL)
 		return NULL;
 	while ((e = readdir(d)) != NULL && n < 63)
@@ -81,8 +78,8 @@ tree_install_script(void)
 		}
 	closedir(d);
 	qsort(names, (size_t) n, sizeof(char *), by_name);
-	names[n] = malloc(strlen(MBM_SRC_DIR) + 64);
-	sprintf(names[n++], "%s/extension/microbench_functions.sql", MBM_SRC_DIR);
+	names[n] = malloc(strlen(mbm_files_sources()) + 64);
+	sprintf(names[n++], "%s/extension/microbench_functions.sql", mbm_files_sources());
 	all = strdup(header);
 	for (i = 0; i < n; i++)
 	{
@@ -151,11 +148,12 @@ library_compiler(const char *path, char *out, size_t len)
 }
 
 /*
- * The extension of this tree in build b, its library built by the harness
- * build's compiler with that build's flags (--harness), so that every
- * build runs the same harness code: installed only when the installed
- * version's script differs from this tree's, or its library is missing or
- * was built by another compiler.
+ * This microbench's extension in build b, built from the sources beside
+ * the runner (mbm_files.c), its library built by the harness build's
+ * compiler with that build's flags (--harness), so that every build runs
+ * the same harness code: installed only when the installed version's
+ * script differs from these sources', or its library is missing or was
+ * built by another compiler.
  */
 int
 mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err, size_t errlen)
@@ -171,10 +169,11 @@ mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err,
 	char	   *wanted = tree_install_script();
 	bool		up_to_date;
 
-	snprintf(path, sizeof(path), "%s/extension/microbench.control", MBM_SRC_DIR);
+	snprintf(path, sizeof(path), "%s/extension/microbench.control", mbm_files_sources());
 	if (wanted == NULL || (control = read_file(path, NULL)) == NULL)
 	{
-		snprintf(err, errlen, "this tree's extension is not in %s", MBM_SRC_DIR);
+		snprintf(err, errlen, "the extension's sources are not whole in %s: run make install again",
+				 mbm_files_sources());
 		free(wanted);
 		return -1;
 	}
@@ -215,7 +214,7 @@ mbm_setup_extension(const mbm_pgbuild *b, const mbm_pgbuild *harness, char *err,
 			"set -e; mkdir -p \"$1\"; cp -r \"$2/common\" \"$2/extension\" \"$2/results_schema\" \"$1\"/;"
 			" rm -f \"$1\"/common/*.o \"$1\"/extension/*.o \"$1\"/extension/*.so;"
 			" exec make -C \"$1/extension\" PG_CONFIG=\"$3\" \"$4\" \"$5\" install",
-		"sh", dir, MBM_SRC_DIR, pgc, cc, cflags, NULL};
+		"sh", dir, (char *) mbm_files_sources(), pgc, cc, cflags, NULL};
 		mbm_spawn	how = {NULL, NULL, log};
 
 		snprintf(dir, sizeof(dir), "%s/build-%s", progress.workdir, b->label);
@@ -480,7 +479,7 @@ mbm_setup_results(char *err, size_t errlen)
 {
 	char		dir[1100];
 	char		value[16];
-	const char *saved_cpus = mbm_pg.cpus;
+	const char *saved_cpus = mbm_servers.cpus;
 
 	if (rq.results_db)
 	{
@@ -506,14 +505,14 @@ mbm_setup_results(char *err, size_t errlen)
 	}
 	/* a results server of the first build's, on the runner's CPUs, not the measured ones */
 	snprintf(dir, sizeof(dir), "%s/results", progress.workdir);
-	mbm_pg.cpus = progress.tool_cpus;
+	mbm_servers.cpus = progress.tool_cpus;
 	if (mbm_pg_initdb(&rq.results_pg, dir, err, errlen) != 0 ||
 		mbm_pg_start(&results_server, &rq.results_pg, dir, RESULTS_PORT, "results.log", false, err, errlen) != 0)
 	{
-		mbm_pg.cpus = saved_cpus;
+		mbm_servers.cpus = saved_cpus;
 		return -1;
 	}
-	mbm_pg.cpus = saved_cpus;
+	mbm_servers.cpus = saved_cpus;
 	results = new_database(&results_server, "results", err, errlen);
 	return results ? 0 : -1;
 }

@@ -18,6 +18,16 @@
 #include "mbm_pgserver.h"
 
 #define MAX_BUILDS 8
+/* the workloads one comparison may run: the catalog's, with room to grow */
+#define MBM_MAX_WORKLOADS 64
+
+/* What a cell measures: --metric qps (timed runs) or instructions (counted runs). */
+typedef enum mbm_metric
+{
+	MBM_TIMED,
+	MBM_COUNTED
+} mbm_metric;
+#define MBM_METRICS 2
 /* a socket in the work directory in TMPDIR must fit a 108-byte sun_path */
 #define MBM_TMPDIR_MAX 64
 #define RUN_PORT 55401
@@ -68,7 +78,7 @@ typedef struct mbm_request
 	mbm_any_build measured[3 * MAX_BUILDS];	/* all, a Postgres build once per path */
 	int			nmeasured;
 	mbm_pgbuild results_pg;		/* the Postgres of the results database */
-	const char *workloads[64];	/* in the suite's order */
+	const char *workloads[MBM_MAX_WORKLOADS];	/* in the suite's order */
 	int			nworkloads;
 	int			rounds;
 	double		seconds;
@@ -125,7 +135,7 @@ typedef struct mbm_progress
 				remove_s;		/* the overhead around them, summed */
 	double		pristine_s;		/* making the pristine directories */
 	long long	pristine_bytes;
-	long long	count_events[MBM_COLUMNS][64];	/* a counted cell's window: events a run ([column][workload], 0: not yet) */
+	long long	count_events[MBM_COLUMNS][MBM_MAX_WORKLOADS];	/* a counted cell's window: events a run ([column][workload], 0: not yet) */
 	char		counted_command[3 * MAX_BUILDS][4096];	/* each build's counted server, as started (rq.measured's order) */
 	int			counted_runs;	/* counted runs so far, and their time from copy to removal */
 	double		counted_s;

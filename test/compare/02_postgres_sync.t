@@ -10,7 +10,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 out="$scratch/sync"
-"$COMPARE" --pg on="$PG_PREFIX" --pg off="$PG_PREFIX" --set off:synchronous_commit=off \
+"$MB" compare --pg on="$PG_PREFIX" --pg off="$PG_PREFIX" --set off:synchronous_commit=off \
     --rounds 5 --max-minutes 0 --seconds 1 --warmup 0.2 --workloads update-index --table-size 10000 \
     --out "$out" >"$scratch/out" 2>&1
 ok $? "synchronous_commit on against off: exit 0"

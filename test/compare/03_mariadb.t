@@ -9,7 +9,7 @@ out="$scratch/aa"
 # A/A runs use --confidence 0.999: at the default 95% a correct comparison
 # still calls about one A/A cell in twenty a difference, more on a machine
 # whose load changes during the run, and a test must not fail by chance.
-"$COMPARE" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 1 --warmup 0.2 --confidence 0.999 \
+"$MB" compare --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 1 --warmup 0.2 --confidence 0.999 \
     --workloads point-query,update-index --table-size 10000 --out "$out" >"$scratch/out" 2>&1
 ok $? "A/A on MariaDB: exit 0"
 is "$(wc -l <"$out/runs.jsonl")" 8 "runs.jsonl holds 2 labels x 2 workloads x 2 rounds"
@@ -28,7 +28,7 @@ is "$(servers_left)" 0 "no server left running"
 
 # a mariadbd killed mid-run: that run fails, the comparison goes on
 out="$scratch/killed"
-"$COMPARE" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 3 --warmup 0.2 \
+"$MB" compare --mariadb a="$MARIADBD" --mariadb b="$MARIADBD" --rounds 2 --max-minutes 0 --seconds 3 --warmup 0.2 \
     --workloads point-query --table-size 10000 --out "$out" >"$scratch/killed.out" 2>&1 &
 pid=$!
 # the server of the first run, once its client is measuring (not while it starts)
@@ -54,7 +54,7 @@ is "$(servers_left)" 0 "no server left running"
 # interval (Welch with 3 degrees of freedom).  Eight rounds a side narrow the
 # interval about twofold.
 out="$scratch/flush"
-"$COMPARE" --mariadb flush1="$MARIADBD" --mariadb flush2="$MARIADBD" \
+"$MB" compare --mariadb flush1="$MARIADBD" --mariadb flush2="$MARIADBD" \
     --set flush2:innodb_flush_log_at_trx_commit=2 --rounds 8 --max-minutes 0 --seconds 1 --warmup 0.2 \
     --workloads update-index --table-size 10000 --out "$out" >"$scratch/out" 2>&1
 ok $? "innodb_flush_log_at_trx_commit 1 against 2: exit 0"
@@ -90,7 +90,7 @@ exec "$MARIADBD" "\$@"
 STANDIN
 chmod 755 "$standin_dir/bin/mysqld"
 out="$scratch/mysql"
-"$COMPARE" --mysql a="$standin_dir/bin/mysqld" --mysql b="$standin_dir/bin/mysqld" --rounds 1 --max-minutes 0 \
+"$MB" compare --mysql a="$standin_dir/bin/mysqld" --mysql b="$standin_dir/bin/mysqld" --rounds 1 --max-minutes 0 \
     --seconds 0.5 --warmup 0.2 --workloads point-query --table-size 5000 --out "$out" >"$scratch/out" 2>&1
 ok $? "MySQL 8.4 (a stand-in): exit 0 ($(tail -1 "$scratch/out"))"
 is "$(grep -c 'stand-in: --initialize-insecure' "$out/logs/install-db.log")" 1 \

@@ -9,7 +9,7 @@ set -u
 left_before=$(work_dirs_left)
 refused() {   # refused WANT_MESSAGE_REGEX DESCRIPTION ARGS...
     local want=$1 desc=$2; shift 2
-    "$COMPARE" "$@" --out "$scratch/refused" >"$scratch/out" 2>"$scratch/err"
+    "$MB" compare "$@" --out "$scratch/refused" >"$scratch/out" 2>"$scratch/err"
     local rc=$?
     is "$rc:$(grep -cE -e "$want" "$scratch/err"):$([ -e "$scratch/refused" ] && echo made || echo none)" "2:1:none" \
        "$desc: exit 2, one clear line, nothing made"
@@ -38,7 +38,7 @@ is "$(servers_left):$(work_dirs_left)" "0:$left_before" "refused requests starte
 
 # a build that cannot start: a setting its server refuses
 out="$scratch/nostart"
-"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --max-minutes 0 --seconds 0.5 \
+"$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --set b:shared_buffers=lots --rounds 1 --max-minutes 0 --seconds 0.5 \
     --workloads point-query --table-size 1000 --out "$out" >"$scratch/out" 2>"$scratch/err"
 is "$?" 1 "a build that does not start: exit 1"
 grep -qE "^microbench compare: b \(.*\) did not start; see $out/logs/server.log$" "$scratch/err"
@@ -54,7 +54,7 @@ is "$(servers_left):$(work_dirs_left)" "0:$left_before" "the build that did star
 out="$scratch/int"
 set -m
 python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-    "$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 3 --max-minutes 0 --seconds 1 --warmup 0.2 \
+    "$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --rounds 3 --max-minutes 0 --seconds 1 --warmup 0.2 \
     --workloads point-query --table-size 10000 --out "$out" >"$scratch/int.out" 2>"$scratch/int.err" &
 pid=$!
 set +m
@@ -84,7 +84,7 @@ is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])
 # each: the sides stop their servers and end, the runner keeps what they
 # measured and leaves nothing behind
 out="$scratch/term"
-"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric instructions --rounds 3 --max-minutes 0 \
+"$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric instructions --rounds 3 --max-minutes 0 \
     --workloads point-query,update-index --table-size 10000 --out "$out" >"$scratch/term.out" 2>"$scratch/term.err" &
 pid=$!
 until grep -q '^== round 2' "$scratch/term.out" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null \

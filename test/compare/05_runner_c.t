@@ -10,7 +10,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 small=(--pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --table-size 5000 --warmup 0.5 --max-minutes 0)
 
 # ---- refusals: one line, exit 2, nothing written

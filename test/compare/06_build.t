@@ -8,7 +8,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 build_refused() {   # build_refused WANT_MESSAGE_REGEX DESCRIPTION ARGS...
     local want=$1 desc=$2; shift 2
     "$MB" compare build "$@" >"$scratch/out" 2>"$scratch/err"
@@ -31,5 +30,9 @@ build_refused 'no C\+\+ compiler of the family of .*mycc' "MariaDB with a C comp
 build_refused 'give an absolute path' "a relative --prefix-base" \
     --src "$scratch/maria" --cc gcc --prefix-base pfx
 build_refused 'give --cc once per compiler' "no compiler" --src "$scratch/maria" --prefix-base "$scratch/pfx"
+build_refused 'unknown option --jobs \(microbench compare build --help\)' "an unknown option" \
+    --src "$scratch/maria" --cc gcc --jobs 2 --prefix-base "$scratch/pfx"
+"$MB" compare build --help >"$scratch/out" 2>&1
+is "$?:$(grep -c '^Usage: microbench compare build --src DIR --cc CC' "$scratch/out")" "0:1" "--help: the usage, exit 0"
 
 done_testing

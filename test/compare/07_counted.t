@@ -19,7 +19,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 left_before=$(work_dirs_left)
 counted=(--table-size 10000 --max-minutes 0)
 

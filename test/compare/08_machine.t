@@ -11,7 +11,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 short=(--workloads point-query --table-size 10000 --seconds 2 --warmup 0.5 --max-minutes 0)
 
 "$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --wait-quiet=soon \

@@ -8,7 +8,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 both=(--pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --mariadb a="$MARIADBD" --mariadb b="$MARIADBD"
       --table-size 5000 --max-minutes 0)
 

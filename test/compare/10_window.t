@@ -13,7 +13,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 run_as() {  # run_as USER COMMAND...: as USER when we are root
     local user=$1; shift
     if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
@@ -153,7 +152,7 @@ kill -TERM "$(cat "$my/data/m.pid")"; wait "$my_server" 2>/dev/null
 # and the cell's events (a count depends on the server's command line: its
 # options decide where the heap puts what, and malloc's work with it)
 out="$scratch/runner"
-"$COMPARE" --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric instructions --workloads point-query \
+"$MB" compare --pg a="$PG_PREFIX" --pg b="$PG_PREFIX" --metric instructions --workloads point-query \
     --table-size 10000 --rounds 1 --max-minutes 0 --keep --out "$out" >"$scratch/runner.out" 2>&1
 needed $? "a counted round of point-query, its work directory kept" "$scratch/runner.out"
 work=$(sed -n 's/^kept: //p' "$scratch/runner.out")

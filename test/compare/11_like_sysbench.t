@@ -19,7 +19,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 SYSBENCH=${MB_SYSBENCH:-$(command -v sysbench)}
 port=55498
 rows=10000

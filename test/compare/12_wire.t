@@ -11,7 +11,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-MB="$root/client/microbench"
 left_before=$(work_dirs_left)
 rows() { python3 -c '
 import json, sys

@@ -1,4 +1,4 @@
-# test/compare/lib.sh — what every microbench-compare test uses.
+# test/compare/lib.sh — what every test of microbench compare uses.
 #
 # Sourced by test/compare/*.t (run by test/run_compare_tests.sh).  The
 # builds compared are Debian's Postgres 15 and mariadbd, each named twice:
@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../tap.sh"
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-COMPARE="$root/compare/microbench-compare"
+MB="$root/client/microbench"
 PG_PREFIX=${MB_COMPARE_PG_PREFIX:-$(cd "$(pg_config --bindir)/.." && pwd)}
 MARIADBD=${MB_COMPARE_MARIADBD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
 scratch=$(mktemp -d /tmp/microbench-compare-test.XXXXXX)
@@ -26,7 +26,7 @@ exit_hooks=()
 at_exit() { exit_hooks+=("$1"); }
 trap 'for h in "${exit_hooks[@]}"; do eval "$h"; done; rm -rf "$scratch" "$runner_tmp"' EXIT
 
-# servers_left: this test's microbench-compare servers still running (their
+# servers_left: this test's runner's servers still running (their
 # command lines name its work directories).  pg_ctl stop returns once the pid file
 # is gone, a moment before the postmaster itself has exited, and on a busy
 # machine that moment is long: a server counts as left only if it is still

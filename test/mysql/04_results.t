@@ -31,7 +31,7 @@ mbm --table-size=5000 --time=0.5 --warmup-time=0 --label=file --results-file="$d
     run point-query >"$dir/out" 2>&1
 ok $? "run without --results-db succeeds"
 is "$(wc -l <"$dir/r.jsonl")" 1 "the result is one JSON line"
-grep -q "microbench-mysql load $dir/r.jsonl --results-db=" "$dir/out"
+grep -q "microbench load $dir/r.jsonl --results-db=" "$dir/out"
 ok $? "the client prints how to load the file (11_load.t loads it that way)"
 psql -X -q -d "$MB_RESULTS_DB" \
     -c "\\copy microbench.import_queue (doc) FROM '$dir/r.jsonl' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')" \

@@ -51,11 +51,11 @@ expect_bad "--events in a suite" mbm --events=100 suite
 
 # more tables than prepare made, or none at all: say to run prepare
 expect_bad "more tables than exist" mbm --tables=9 run point-query
-grep -q -E "^microbench-mysql: table sbtest[2-9] does not exist in database sbtest \(--tables=9\): run prepare with --tables=9$" "$err"
+grep -q -E "^microbench: table sbtest[2-9] does not exist in database sbtest \(--tables=9\): run prepare with --tables=9$" "$err"
 ok $? "... names the missing table and says to run prepare"
 my_value "CREATE DATABASE mb_empty"
 expect_bad "no sbtest table" mbm --mysql-db=mb_empty run point-query
-is "$(cat "$err")" "microbench-mysql: table sbtest1 does not exist in database mb_empty: run prepare first" \
+is "$(cat "$err")" "microbench: table sbtest1 does not exist in database mb_empty: run prepare first" \
    "... says to run prepare"
 expect_bad "no sbtest table, in a suite" mbm --mysql-db=mb_empty --read-time=1 suite
 my_value "DROP DATABASE mb_empty"

@@ -43,7 +43,7 @@ mbm --table-size=5000 --read-time=0.2 --warmup-time=0 --label=suite-missing --re
     --workloads=point-query suite >"$dir/out" 2>"$dir/err"
 rc=$?
 my_value "RENAME TABLE sbtest1_away TO sbtest1"
-is "$rc:$(cat "$dir/err")" "2:microbench-mysql: table sbtest1 does not exist in database sbtest: run prepare first" \
+is "$rc:$(cat "$dir/err")" "2:microbench: table sbtest1 does not exist in database sbtest: run prepare first" \
    "a suite without sbtest1 exits 2 at once and says to run prepare"
 
 # the maintenance step alone, for scripts that walk the suite's steps

@@ -139,7 +139,7 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 is "$rc" 1 "connections killed mid-run: exit 1"
 ok $((ms < 3000 ? 0 : 1)) "... at once, not at the end of the window (${ms} ms)"
 is "$(wc -l <"$dir/err")" 1 "... with one line on stderr"
-grep -q -E '^microbench-mysql: client [12]: [^:]+ \([0-9]{4}\)$' "$dir/err"
+grep -q -E '^microbench: client [12]: [^:]+ \([0-9]{4}\)$' "$dir/err"
 ok $? "... naming the client and the lost connection with its error number ($(head -c 120 "$dir/err"))"
 is "$(runs stop-gone):$([ -e "$dir/gone.jsonl" ] && echo file)" "0:" "... and records nothing"
 
@@ -196,7 +196,7 @@ stop_and_time INT "$bg_pid"
 is "$rc" 130 "SIGINT in prepare: exit status 130"
 ok $((ms < 2500 ? 0 : 1)) "... within two seconds (${ms} ms)"
 is "$(cat "$dir/err")" \
-   "microbench-mysql: prepare interrupted by SIGINT after loading 0 of 1 table(s): run prepare again" \
+   "microbench: prepare interrupted by SIGINT after loading 0 of 1 table(s): run prepare again" \
    "... and says the tables are incomplete"
 my_value "DROP DATABASE mb_stop"
 

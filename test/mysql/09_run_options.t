@@ -91,7 +91,7 @@ mbm --mysql-db=mb_trap --table-size=100 --time=2 --ignore-errors=none --label=op
     --results-file="$dir/trap.jsonl" "${rec[@]}" run update-index >"$dir/out" 2>"$dir/err"
 rc=$?
 is "$rc:$(wc -l <"$dir/err")" "1:1" "--ignore-errors=none: a failing UPDATE stops the run, exit 1, one line"
-grep -q -E "^microbench-mysql: client 1: UPDATE sbtest1 SET k = k \+ 1 WHERE id = \?: this table refuses updates \(1644\)$" "$dir/err"
+grep -q -E "^microbench: client 1: UPDATE sbtest1 SET k = k \+ 1 WHERE id = \?: this table refuses updates \(1644\)$" "$dir/err"
 ok $? "... naming the statement and the error ($(cat "$dir/err"))"
 is "$(runs opt-trap):$([ -e "$dir/trap.jsonl" ] && echo file)" "0:" "... and records nothing"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 11_load.t — microbench-mysql load: a run that landed in the results file
+# 11_load.t — microbench load: a run that landed in the results file
 # (results database down) goes into microbench.runs with one command, with
 # the values the file has; each run loads in a transaction of its own, so a
 # bad line is named by file and line and the runs before it stay; a missing
@@ -23,7 +23,7 @@ mbm --table-size=5000 --time=0.5 --warmup-time=0 --label=loadme --rand-seed=11 \
     --results-file="$dir/r.jsonl" --results-db="host=$dir port=1 dbname=nothing connect_timeout=2" \
     run point-query >"$dir/run.out" 2>&1
 is "$?:$(wc -l <"$dir/r.jsonl")" "1:1" "a run with the results database down exits 1 and lands in the file"
-grep -qF "microbench-mysql load $dir/r.jsonl --results-db='host=$dir port=1 dbname=nothing connect_timeout=2'" "$dir/run.out"
+grep -qF "microbench load $dir/r.jsonl --results-db='host=$dir port=1 dbname=nothing connect_timeout=2'" "$dir/run.out"
 ok $? "the hint is the load command, with the file and the --results-db given"
 line=$(cat "$dir/r.jsonl")
 
@@ -65,7 +65,7 @@ before=$(runs)
 relabel bad0 >"$dir/good.jsonl"
 load "$dir/good.jsonl" "$dir/bad.jsonl" --results-db="$MB_RESULTS_DB"
 is "$?:$(wc -l <"$dir/err")" "1:1" "a line that is not JSON: exit 1, one line on stderr"
-grep -q "^microbench-mysql: load: $dir/bad.jsonl:3: invalid input syntax for type json" "$dir/err"
+grep -q "^microbench: load: $dir/bad.jsonl:3: invalid input syntax for type json" "$dir/err"
 ok $? "... naming the file and line and the server's reason ($(cat "$dir/err"))"
 grep -q "2 runs before it loaded (and 0 already there): load again once it is fixed" "$dir/err"
 ok $? "... and saying how many runs loaded before it"
@@ -81,7 +81,7 @@ before=$(runs)
 relabel bad2 | sed 's/"dbms": "mariadb"/"dbms": "oracle"/' >"$dir/bad2.jsonl"
 load - "$dir/bad2.jsonl" --results-db="$MB_RESULTS_DB" <"$dir/good.jsonl"
 is "$?:$(wc -l <"$dir/err")" "1:1" "a line microbench.runs refuses: exit 1, one line"
-grep -q "^microbench-mysql: load: $dir/bad2.jsonl:1: .*runs_dbms_check" "$dir/err"
+grep -q "^microbench: load: $dir/bad2.jsonl:1: .*runs_dbms_check" "$dir/err"
 ok $? "... naming the line and the constraint ($(cat "$dir/err"))"
 is "$(runs)" "$before" "... and nothing is loaded"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/pg/verdicts.t — verdicts on real runs, in the protocol the demo and
-# microbench-compare use: two labels taking turns workload by workload
+# microbench compare use: two labels taking turns workload by workload
 # (A B, then B A, ...) on the same table.
 #   - the same configuration under two labels: no cell is a difference;
 #   - the same, with a CPU-busy loop on every core from the second round on:
@@ -99,7 +99,7 @@ use_sync() {
 on_label=use_sync
 # Six rounds a side.  With three (an interval on about two degrees of
 # freedom), a run of make test with a busy loop on every core and, beside
-# this suite, microbench-compare's suite committing on the same disk once
+# this suite, microbench compare's suite committing on the same disk once
 # left a write cell's interval reaching below 1: commit waits for the WAL
 # flush swing most from round to round exactly when the disk is shared.
 interleave vt-on vt-off 6 1 update-index update-nonindex
