@@ -68,6 +68,7 @@ unit-test:
 	test/unit/client_layout.sh
 	test/unit/extension_layout.sh
 	test/unit/function_length.sh
+	test/unit/json_by_parser.sh
 
 pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh

@@ -467,6 +467,16 @@ AS $$
         FROM microbench.side_stats(base, other, metric, phase,
                                    coalesce(compare.base_driver, compare.driver),
                                    coalesce(compare.other_driver, compare.driver)) s
+    ), pair_rows AS (
+        -- the cells' pairs, computed once: the cells ask which were set
+        -- aside, the units are made of them
+        SELECT p.*,
+               p.base_instance IS NOT NULL AND p.other_instance IS NOT NULL
+                   AND p.base_instance <> p.other_instance AS two_starts
+        FROM microbench.comparison_pairs(base, other, metric, phase,
+                                         coalesce(compare.base_driver, compare.driver),
+                                         coalesce(compare.other_driver, compare.driver),
+                                         max_wait_difference) p
     ), cells AS (
         SELECT coalesce(b.dbms, o.dbms) AS dbms, coalesce(b.workload, o.workload) AS workload,
                b.runs AS base_runs, o.runs AS other_runs, b.centre AS base_value, o.centre AS other_value,
@@ -484,23 +494,12 @@ AS $$
                -- neighbour disturbed: not what is left of a cell whose
                -- other pairs were set aside
                b.runs = 1 AND o.runs = 1
-                   AND NOT EXISTS (SELECT 1 FROM microbench.comparison_pairs(base, other, metric, phase,
-                                                                        coalesce(compare.base_driver, compare.driver),
-                                                                        coalesce(compare.other_driver, compare.driver),
-                                                                        max_wait_difference) x
+                   AND NOT EXISTS (SELECT 1 FROM pair_rows x
                                    WHERE x.dbms = b.dbms AND x.workload = b.workload AND x.set_aside)
                    AS one_run_a_side
         FROM (SELECT * FROM side WHERE side.side = 'base') b
         FULL JOIN (SELECT * FROM side WHERE side.side = 'other') o
                ON o.dbms = b.dbms AND o.workload = b.workload
-    ), pair_rows AS (
-        SELECT p.*,
-               p.base_instance IS NOT NULL AND p.other_instance IS NOT NULL
-                   AND p.base_instance <> p.other_instance AS two_starts
-        FROM microbench.comparison_pairs(base, other, metric, phase,
-                                         coalesce(compare.base_driver, compare.driver),
-                                         coalesce(compare.other_driver, compare.driver),
-                                         max_wait_difference) p
     ), starts AS (
         -- how the kept pairs of a cell sit on server starts
         SELECT p.dbms, p.workload,

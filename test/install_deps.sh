@@ -10,7 +10,7 @@ packages=(
     build-essential
     postgresql-15 postgresql-server-dev-15 postgresql-contrib
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl
-    libpq-dev sysbench
+    libpq-dev libjson-c-dev sysbench
     mariadb-server mariadb-client libmariadb-dev
     chromium fonts-dejavu-core python3
     valgrind

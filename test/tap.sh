@@ -1,6 +1,7 @@
 # test/tap.sh — the TAP helpers every shell test uses.
 #
-# Sourced by test/pg/*.t and test/mysql/tap.sh.  Each check prints
+# Sourced by every shell test: test/pg/*.t, test/compare/lib.sh,
+# test/mysql/tap.sh, test/unit/*.sh and the others.  Each check prints
 # "ok N - name" or "not ok N - name" as prove expects, and on a failure the
 # compared values on stderr (prove shows stderr, so a CI log carries them);
 # done_testing prints the plan and fails if any check failed.

@@ -44,6 +44,7 @@
 #include "mbm.h"
 #include "mbm_callgrind.h"
 
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,41 +289,32 @@ mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, doubl
 	}
 }
 
-char *
+struct json_object *
 mbm_cg_functions_json(const mbm_cg_functions *fns)
 {
-	char	   *text = NULL;
-	size_t		len = 0;
-	FILE	   *f = open_memstream(&text, &len);
+	json_object *all = json_object_new_array();
 	size_t		i;
-	bool		first = true;
 
-	if (f == NULL)
-		return NULL;
-	fputc('[', f);
 	for (i = 0; i < fns->n; i++)
 	{
 		long long	self = llround(fns->f[i].self);
 		long long	inclusive = llround(fns->f[i].inclusive);
 		long long	self_valgrind = llround(fns->f[i].self_valgrind);
 		long long	inclusive_valgrind = llround(fns->f[i].inclusive_valgrind);
+		json_object *one;
 
 		if (self == 0 && inclusive == 0 && self_valgrind == 0 && inclusive_valgrind == 0)
 			continue;
-		fputs(first ? "[" : ",[", f);
-		mbm_json_string(f, fns->f[i].object);
-		fputc(',', f);
-		mbm_json_string(f, fns->f[i].name);
-		fprintf(f, ",%lld,%lld,%lld,%lld]", self, inclusive, self_valgrind, inclusive_valgrind);
-		first = false;
+		one = json_object_new_array_ext(6);
+		json_object_array_add(one, json_object_new_string(fns->f[i].object));
+		json_object_array_add(one, json_object_new_string(fns->f[i].name));
+		json_object_array_add(one, json_object_new_int64(self));
+		json_object_array_add(one, json_object_new_int64(inclusive));
+		json_object_array_add(one, json_object_new_int64(self_valgrind));
+		json_object_array_add(one, json_object_new_int64(inclusive_valgrind));
+		json_object_array_add(all, one);
 	}
-	fputc(']', f);
-	if (fclose(f) != 0)
-	{
-		free(text);
-		return NULL;
-	}
-	return text;
+	return all;
 }
 
 void

@@ -85,12 +85,13 @@ extern int	mbm_callgrind_read(const char *path, const char *object, const char *
 /* from's functions, times factor, added to into's (those into lacks added to it). */
 extern void mbm_cg_functions_add(mbm_cg_functions *into, const mbm_cg_functions *from, double factor);
 /*
- * The table as a JSON array (malloc'ed), one [object, function, self,
- * inclusive, self_valgrind, inclusive_valgrind] per function, instructions
- * rounded to integers, a function whose four round to 0 left out; NULL
- * when out of memory.
+ * The table as a JSON array (json-c's, the caller's to put), one [object,
+ * function, self, inclusive, self_valgrind, inclusive_valgrind] per
+ * function, instructions rounded to integers, a function whose four round
+ * to 0 left out.
  */
-extern char *mbm_cg_functions_json(const mbm_cg_functions *fns);
+struct json_object;
+extern struct json_object *mbm_cg_functions_json(const mbm_cg_functions *fns);
 extern void mbm_cg_functions_free(mbm_cg_functions *fns);
 
 #endif							/* MBM_CALLGRIND_H */

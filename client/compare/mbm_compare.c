@@ -148,9 +148,11 @@ mbm_compare_main(int argc, char **argv)
 		return MBM_EXIT_FAILED;
 	}
 	mbm_request_parse(argc, argv);
-	if (rq.nbuilds > 0)
 	{
-		/* the extension's sources, built into each Postgres build: found before any work */
+		/*
+		 * The extension's sources, built into each Postgres build and into
+		 * the results database's server: found before any work.
+		 */
 		char		err[1024];
 
 		if (mbm_files_find(err, sizeof(err)) != 0)

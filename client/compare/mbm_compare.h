@@ -38,6 +38,8 @@
  *                   out; what every server gets
  *   mbm_files.c     where the runner's own files are: the extension's
  *                   sources and the source-build script, installed
+ *   mbm_record.c    a run's record: the measurement's row parsed once,
+ *                   what the steps add, written once (json-c)
  */
 #ifndef MBM_COMPARE_H
 #define MBM_COMPARE_H

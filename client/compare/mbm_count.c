@@ -297,9 +297,9 @@ no_repeats_known(const mbm_cg_counts *c, const char *path, char *err, size_t err
  * bench_run() returned; the extension's own share into harness.
  */
 static int
-pg_window_count(const char *line, mbm_cg_counts *c, mbm_cg_functions *fns, char *err, size_t errlen)
+pg_window_count(const mbm_record *rec, mbm_cg_counts *c, mbm_cg_functions *fns, char *err, size_t errlen)
 {
-	int			pid = (int) mbm_json_number(line, "client_pids", 0);
+	int			pid = (int) mbm_record_number(rec, "client_pids", 0);
 	char		path[256];
 
 	snprintf(path, sizeof(path), "%s/cg.%d.1", count_dir(), pid);
@@ -423,21 +423,14 @@ checkpoint_at_window(int edge, void *arg, char *err, size_t errlen)
 
 /* The backends that ran the window, from the client's row (client_pids: its workers' sessions). */
 static int
-window_backends(const char *line, wire_run *wr, char *err, size_t errlen)
+window_backends(const mbm_record *rec, wire_run *wr, char *err, size_t errlen)
 {
-	const char *p = strstr(line, "\"client_pids\": [");
+	long long	pids[16];
+	int			i;
 
-	wr->nbackends = 0;
-	for (p = p ? p + strlen("\"client_pids\": [") : NULL; p && *p && *p != ']' && wr->nbackends < 16;)
-	{
-		char	   *end;
-		long		pid = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		wr->backends[wr->nbackends++] = (pid_t) pid;
-		p = end + strspn(end, ", ");
-	}
+	wr->nbackends = mbm_record_numbers(rec, "client_pids", pids, 16);
+	for (i = 0; i < wr->nbackends; i++)
+		wr->backends[i] = (pid_t) pids[i];
 	if (wr->nbackends == 0)
 	{
 		snprintf(err, errlen, "the client's row names no backend of its workers (client_pids)");
@@ -490,7 +483,7 @@ wire_backend_totals(const wire_run *wr, mbm_cg_counts *sum, mbm_cg_functions *fn
  */
 static mbm_run_outcome
 wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm_limits *lim,
-			 char **line, mbm_cg_counts *c, mbm_cg_functions *fns, wire_run *full, wire_run *one,
+			 mbm_record **rec, mbm_cg_counts *c, mbm_cg_functions *fns, wire_run *full, wire_run *one,
 			 char *err, size_t errlen)
 {
 	mbm_cg_functions full_fns = {0},
@@ -498,7 +491,7 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	mbm_limits	with_mark = *lim;
 	mbm_limits	one_event = *lim;
 	mbm_cg_counts tail;
-	char	   *line_one = NULL;
+	mbm_record *rec_one = NULL;
 	mbm_run_outcome outcome;
 	double		events;
 	int			k;
@@ -506,8 +499,8 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	/* the client's workers only: the connection that reads the server's counters looks as often as time says */
 	with_mark.mark = lim->checkpoint ? checkpoint_at_window : NULL;
 	with_mark.mark_arg = (void *) pgs;
-	outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, line, err, errlen);
-	if (outcome == RUN_OK && lim->events == 0 && !lim->checkpoint && mbm_json_number(*line, "events", 0) < 2)
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, rec, err, errlen);
+	if (outcome == RUN_OK && lim->events == 0 && !lim->checkpoint && mbm_record_number(*rec, "events", 0) < 2)
 	{
 		/*
 		 * A cell's first window, timed, held one event (a scan of many
@@ -515,13 +508,13 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 		 * this cell's windows hold two.  A read changes nothing: again on
 		 * the same server.
 		 */
-		free(*line);
-		*line = NULL;
+		mbm_record_free(*rec);
+		*rec = NULL;
 		with_mark.seconds = 0;
 		with_mark.events = 2;
-		outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, line, err, errlen);
+		outcome = mbm_measure_pg_wire(pgs, workload, round, &with_mark, false, rec, err, errlen);
 	}
-	if (outcome != RUN_OK || window_backends(*line, full, err, errlen) != 0 ||
+	if (outcome != RUN_OK || window_backends(*rec, full, err, errlen) != 0 ||
 		wire_backend_totals(full, c, &full_fns, err, errlen) != 0)
 	{
 		mbm_cg_functions_free(&full_fns);
@@ -533,18 +526,18 @@ wire_measure(const mbm_pgserver *pgs, const char *workload, int round, const mbm
 	one_event.checkpoint = false;
 	one_event.mark = NULL;
 	/* its row is not kept: no monitor connection */
-	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, true, &line_one, err, errlen);
-	if (outcome != RUN_OK || window_backends(line_one, one, err, errlen) != 0 ||
+	outcome = mbm_measure_pg_wire(pgs, workload, round, &one_event, true, &rec_one, err, errlen);
+	if (outcome != RUN_OK || window_backends(rec_one, one, err, errlen) != 0 ||
 		wire_backend_totals(one, &tail, &one_fns, err, errlen) != 0)
 	{
-		free(line_one);
+		mbm_record_free(rec_one);
 		mbm_cg_functions_free(&full_fns);
 		mbm_cg_functions_free(&one_fns);
 		return RUN_FAILED;
 	}
-	free(line_one);
+	mbm_record_free(rec_one);
 	one->total = mbm_cg_instructions(&tail);
-	events = mbm_json_number(*line, "events", 0);
+	events = mbm_record_number(*rec, "events", 0);
 	if (events >= 2)
 	{
 		mbm_cg_functions_add(fns, &full_fns, events / (events - 1));
@@ -574,24 +567,26 @@ mark_my_window(int edge, void *arg, char *err, size_t errlen)
 }
 
 /*
- * The simulated caches' figures of counts as text into out[0..3]: I1
- * misses, D1 misses, LL misses, and estimated cycles, L1 hits + 5 x LL
- * hits + 35 x LL misses (Turner-Trauring's weights, docs/methodology.md),
- * a REP instruction's fetch once per execution as its count; its data
- * accesses, one a repetition, stay as valgrind simulated them.
+ * The simulated caches' figures of counts into the record (null without
+ * --cache-sim): I1 misses, D1 misses, LL misses, and estimated cycles, L1
+ * hits + 5 x LL hits + 35 x LL misses (Turner-Trauring's weights,
+ * docs/methodology.md), a REP instruction's fetch once per execution as
+ * its count; its data accesses, one a repetition, stay as valgrind
+ * simulated them.
  */
 static void
-cache_figures(const mbm_cg_counts *c, char out[4][32])
+add_cache_figures(mbm_record *rec, const mbm_cg_counts *c)
 {
 	const long long *v = c->v;
 	long long	l1_misses = v[MBM_CG_I1MR] + v[MBM_CG_D1MR] + v[MBM_CG_D1MW];
 	long long	ll_misses = v[MBM_CG_ILMR] + v[MBM_CG_DLMR] + v[MBM_CG_DLMW];
 	long long	l1_hits = mbm_cg_instructions(c) + v[MBM_CG_DR] + v[MBM_CG_DW] - l1_misses;
 
-	snprintf(out[0], 32, "%lld", v[MBM_CG_I1MR]);
-	snprintf(out[1], 32, "%lld", v[MBM_CG_D1MR] + v[MBM_CG_D1MW]);
-	snprintf(out[2], 32, "%lld", ll_misses);
-	snprintf(out[3], 32, "%lld", l1_hits + 5 * (l1_misses - ll_misses) + 35 * ll_misses);
+	mbm_record_set_int_or_null(rec, "i1_misses", rq.cache_sim, v[MBM_CG_I1MR]);
+	mbm_record_set_int_or_null(rec, "d1_misses", rq.cache_sim, v[MBM_CG_D1MR] + v[MBM_CG_D1MW]);
+	mbm_record_set_int_or_null(rec, "ll_misses", rq.cache_sim, ll_misses);
+	mbm_record_set_int_or_null(rec, "estimated_cycles", rq.cache_sim,
+							   l1_hits + 5 * (l1_misses - ll_misses) + 35 * ll_misses);
 }
 
 /*
@@ -601,33 +596,17 @@ cache_figures(const mbm_cg_counts *c, char out[4][32])
  * self_valgrind, inclusive_valgrind] in instructions of the window), and a
  * note that says what they hold.
  */
-static mbm_run_outcome
+static void
 add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c,
-		   const mbm_cg_functions *fns, const wire_run *ww, char **line, char *err, size_t errlen)
+		   const mbm_cg_functions *fns, const wire_run *ww, mbm_record *rec)
 {
-	char		count[32],
-				harness[32],
-				count_valgrind[32];
-	char		cache[4][32];
 	char		note[2048];
-	const char *params[11] = {*line, count, counter_name, note};
+	double		events = mbm_record_number(rec, "events", 0);
 	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
 		" slows the clock's work unequally for two builds";
 	const char *pg_settings = "wal_buffers=64kB, wal_writer_delay=10s: the WAL writer initialises WAL"
 		" pages ahead of the backend whenever it wakes, which moves a write's work by the clock";
-	char		out[65536];
-	char	   *functions;
-	int			i;
 
-	snprintf(count, sizeof(count), "%lld", mbm_cg_instructions(c));
-	snprintf(count_valgrind, sizeof(count_valgrind), "%lld", c->v[MBM_CG_IR]);
-	snprintf(harness, sizeof(harness), "%lld", c->object_instructions);
-	cache_figures(c, cache);
-	for (i = 0; i < 4; i++)
-		params[4 + i] = rq.cache_sim ? cache[i] : NULL;
-	params[8] = ab->pg && !ww ? harness : NULL;
-	params[9] = ab->pg ? pg_settings : settings;
-	params[10] = count_valgrind;
 	if (ww)
 	{
 		char		pids[2][200] = {"", ""};
@@ -645,8 +624,8 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 				 " the window's %.0f events after %lld warm-up events%s, per event as events 2 to %.0f;"
 				 " nothing of connecting (the session's start is not collected at all), preparing, the warm-up or exiting,"
 				 " nor of the postmaster%s%s",
-				 counter_name, pids[0], ww[0].total, pids[1], ww[1].total, mbm_json_number(*line, "events", 0), lim->warmup_events,
-				 lim->checkpoint ? " and a checkpoint" : "", mbm_json_number(*line, "events", 0),
+				 counter_name, pids[0], ww[0].total, pids[1], ww[1].total, events, lim->warmup_events,
+				 lim->checkpoint ? " and a checkpoint" : "", events,
 				 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
 	}
 	else if (ab->pg)
@@ -654,42 +633,28 @@ add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *
 				 " %.0f events from its transaction's start to its commit, after %lld warm-up events%s;"
 				 " nothing of connecting, preparing, the warm-up, the statistics flush or the waits between"
 				 " events, nor what the process inherited from the postmaster%s%s", counter_name,
-				 mbm_json_number(*line, "client_pids", 0), mbm_json_number(*line, "events", 0),
+				 mbm_record_number(rec, "client_pids", 0), events,
 				 lim->warmup_events, lim->checkpoint ? " and a checkpoint" : "",
 				 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
 	else
 		snprintf(note, sizeof(note), "%s: the server's commands (dispatch_command) between the window's"
 				 " two marks, its %.0f events after %lld warm-up events on the same connection; the server"
-				 " does not purge (%s)%s%s", counter_name, mbm_json_number(*line, "events", 0),
+				 " does not purge (%s)%s%s", counter_name, events,
 				 lim->warmup_events, settings, rq.cache_sim ? "; simulated caches " : "",
 				 rq.cache_sim ? c->caches : "");
-	if (mbm_pg_exec(results,
-					"SELECT ($1::jsonb || jsonb_build_object("
-					"'instructions', $2::bigint, 'instructions_counter', $3::text,"
-					"'hw_counters_note', $4::text, 'i1_misses', $5::bigint, 'd1_misses', $6::bigint,"
-					"'ll_misses', $7::bigint, 'estimated_cycles', $8::bigint,"
-					"'harness_instructions', $9::bigint, 'count_settings', $10::text,"
-					"'instructions_valgrind', $11::bigint))::text",
-					11, params, out, sizeof(out), err, errlen) != 0)
-		return RUN_FAILED;
-	free(*line);
-	*line = NULL;
-	functions = mbm_cg_functions_json(fns);
-	if (functions == NULL || asprintf(line, "%.*s, \"functions\": %s}", (int) (strrchr(out, '}') - out),
-									  out, functions) < 0)
-	{
-		*line = NULL;
-		free(functions);
-		snprintf(err, errlen, "out of memory for the functions of a counted run");
-		return RUN_FAILED;
-	}
-	free(functions);
-	return RUN_OK;
+	mbm_record_set_int(rec, "instructions", mbm_cg_instructions(c));
+	mbm_record_set_text(rec, "instructions_counter", counter_name);
+	mbm_record_set_text(rec, "hw_counters_note", note);
+	add_cache_figures(rec, c);
+	mbm_record_set_int_or_null(rec, "harness_instructions", ab->pg && !ww, c->object_instructions);
+	mbm_record_set_text(rec, "count_settings", ab->pg ? pg_settings : settings);
+	mbm_record_set_int(rec, "instructions_valgrind", c->v[MBM_CG_IR]);
+	mbm_record_set_json(rec, "functions", mbm_cg_functions_json(fns));
 }
 
 mbm_run_outcome
 mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
-				  const char *workload, int round, const mbm_limits *lim, char **line,
+				  const char *workload, int round, const mbm_limits *lim, mbm_record **rec,
 				  char *err, size_t errlen)
 {
 	mbm_limits	with_mark = *lim;
@@ -699,30 +664,30 @@ mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_my
 	wire_run	wr[2] = {{0}, {0}};
 	int			counted = 0;
 
-	*line = NULL;
+	*rec = NULL;
 	if (ab->pg && ab->wire)
-		outcome = wire_measure(pgs, workload, round, lim, line, &c, &fns, &wr[0], &wr[1], err, errlen);
+		outcome = wire_measure(pgs, workload, round, lim, rec, &c, &fns, &wr[0], &wr[1], err, errlen);
 	else if (ab->pg)
-		outcome = mbm_measure_pg(pgs, workload, round, lim, line, err, errlen);
+		outcome = mbm_measure_pg(pgs, workload, round, lim, rec, err, errlen);
 	else
 	{
 		with_mark.mark = mark_my_window;
 		with_mark.mark_arg = (void *) mys;
-		outcome = mbm_measure_my(mys, NULL, workload, round, &with_mark, line, err, errlen);
+		outcome = mbm_measure_my(mys, NULL, workload, round, &with_mark, rec, err, errlen);
 	}
 	if (outcome == RUN_OK && !ab->wire)
-		counted = ab->pg ? pg_window_count(*line, &c, &fns, err, errlen) :
+		counted = ab->pg ? pg_window_count(*rec, &c, &fns, err, errlen) :
 			my_window_count(mys, &c, &fns, err, errlen);
 	if (outcome == RUN_OK && counted != 0)
 		outcome = RUN_FAILED;
-	else if (outcome == RUN_OK && lim->events > 0 && mbm_json_number(*line, "events", 0) != lim->events)
+	else if (outcome == RUN_OK && lim->events > 0 && mbm_record_number(*rec, "events", 0) != lim->events)
 	{
-		snprintf(err, errlen, "the window ran %.0f of its %lld events", mbm_json_number(*line, "events", 0),
+		snprintf(err, errlen, "the window ran %.0f of its %lld events", mbm_record_number(*rec, "events", 0),
 				 lim->events);
 		outcome = RUN_FAILED;
 	}
 	if (outcome == RUN_OK)
-		outcome = add_counts(ab, lim, &c, &fns, ab->wire ? wr : NULL, line, err, errlen);
+		add_counts(ab, lim, &c, &fns, ab->wire ? wr : NULL, *rec);
 	mbm_cg_functions_free(&fns);
 	return outcome;
 }

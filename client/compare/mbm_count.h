@@ -34,11 +34,11 @@ extern int	mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs,
 /*
  * A counted run of workload on ab's server, ready: lim's window (seed,
  * warm-up events, events or seconds, a checkpoint first), its row with the
- * window's instructions into *line (malloc'ed).
+ * window's instructions into *rec (the caller frees it).
  */
 extern mbm_run_outcome mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs,
 										 const mbm_myserver *mys, const char *workload, int round,
-										 const mbm_limits *lim, char **line, char *err,
+										 const mbm_limits *lim, mbm_record **rec, char *err,
 										 size_t errlen);
 /* A counted server that did not start: what valgrind's log says of why, added to err. */
 extern void mbm_count_explain_start(const char *log, char *err, size_t errlen);

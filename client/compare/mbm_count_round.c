@@ -60,21 +60,21 @@ count_one(const mbm_any_build *ab, int w, int round, const char *log, const char
 		.checkpoint = ab->pg && wl != NULL && wl->group == MB_GROUP_WRITE,
 	};
 	char		err[1024] = "";
-	char	   *line = NULL;
+	mbm_record *rec = NULL;
 	uint64_t	t0 = mbm_now_ns();
 	mbm_run_outcome outcome;
 
 	outcome = mbm_count_measure(ab, &run_pg_server, &run_my_server, rq.workloads[w], round, &lim,
-								&line, err, sizeof(err));
+								&rec, err, sizeof(err));
 	if (outcome != RUN_OK && mbm_proc_stop_signal())
 		outcome = RUN_STOPPED;
 	if (outcome == RUN_OK && *events == 0)
-		*events = (long long) mbm_json_number(line, "events", 0);
+		*events = (long long) mbm_record_number(rec, "events", 0);
 	progress.run_s += (mbm_now_ns() - t0) / 1e9;
 	if (outcome != RUN_STOPPED)
-		mbm_count_keep(ab, rq.workloads[w], round, outcome, line, err, log, (mbm_now_ns() - t0) / 1e9,
+		mbm_count_keep(ab, rq.workloads[w], round, outcome, rec, err, log, (mbm_now_ns() - t0) / 1e9,
 					   around);
-	free(line);
+	mbm_record_free(rec);
 	return outcome;
 }
 

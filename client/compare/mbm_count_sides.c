@@ -137,15 +137,18 @@ send_record(side_record *rec, const char *strings[5])
 
 void
 mbm_count_keep(const mbm_any_build *ab, const char *workload, int round, mbm_run_outcome outcome,
-			   char *line, const char *err, const char *log, double run_s, const char *around)
+			   mbm_record *run, const char *err, const char *log, double run_s, const char *around)
 {
 	side_record rec = {.kind = 'R', .round = round, .outcome = outcome, .run_s = run_s};
+	/* the run's record crosses the pipe as its line, parsed again by the runner */
+	char	   *line = run ? mbm_record_line(run) : NULL;
 	const char *strings[5] = {workload, line, err, log, around};
 
 	if (my_side < 0)
-		mbm_run_keep(ab, workload, round, true, outcome, line, err, log, run_s, around);
+		mbm_run_keep(ab, workload, round, true, outcome, run, err, log, run_s, around);
 	else
 		send_record(&rec, strings);
+	free(line);
 }
 
 /*
@@ -258,8 +261,17 @@ take_record(side *s)
 			ok = (strings[i] = malloc(rec.len[i])) != NULL &&
 				move_all(s->fd, strings[i], rec.len[i], true) == 0 && strings[i][rec.len[i] - 1] == '\0';
 	if (ok && rec.kind == 'R' && strings[0])
-		mbm_run_keep(&rq.measured[s->measured], strings[0], rec.round, true, rec.outcome, strings[1],
-					 strings[2], strings[3], rec.run_s, strings[4]);
+	{
+		char		err[256];
+		mbm_record *run = strings[1] ? mbm_record_parse(strings[1], err, sizeof(err)) : NULL;
+
+		if (strings[1] && run == NULL)
+			say("a side's run could not be read back: %s", err);
+		mbm_run_keep(&rq.measured[s->measured], strings[0], rec.round, true,
+					 run ? rec.outcome : RUN_FAILED, run, run || !strings[1] ? strings[2] : err,
+					 strings[3], rec.run_s, strings[4]);
+		mbm_record_free(run);
+	}
 	else if (ok && rec.kind == 'E')
 	{
 		progress.counted_runs += rec.counted_runs;

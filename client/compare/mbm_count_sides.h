@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "mbm_record.h"
 #include "mbm_state.h"
 
 /* How a build's counted runs of a round ended. */
@@ -46,7 +47,7 @@ extern const char *mbm_count_side_socket(void);
  * side's process, handed to the runner, which keeps it.
  */
 extern void mbm_count_keep(const mbm_any_build *ab, const char *workload, int round,
-						   mbm_run_outcome outcome, char *line, const char *err, const char *log,
+						   mbm_run_outcome outcome, mbm_record *run, const char *err, const char *log,
 						   double run_s, const char *around);
 
 #endif							/* MBM_COUNT_SIDES_H */

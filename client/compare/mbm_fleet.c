@@ -3,7 +3,7 @@
  * with the campaign and the host (--campaign, --host-label, the host's
  * facts) and pushed to a central results database as it goes (--push).
  *
- * The tags go into the run's line before runs.jsonl keeps it, so the file
+ * The tags go into the run's record before runs.jsonl keeps it, so the file
  * and the central database say the same: a host that could not reach the
  * central database pushes the file later with microbench load, and the
  * runs already there are skipped by their run_uid (results_schema/
@@ -18,6 +18,7 @@
 #include "mbm_pgserver.h"
 #include "mbm_state.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,7 +28,7 @@
 
 static struct
 {
-	char	   *tags;			/* ", \"host_label\": ..." appended to every line */
+	json_object *tags;			/* the members every run's record gets */
 	char		host_label[256];	/* --host-label, or the hostname */
 	PGconn	   *central;		/* --push, NULL while unreachable */
 	time_t		failed_at;		/* the last failed push, 0: none */
@@ -35,77 +36,76 @@ static struct
 	long		not_pushed;
 }			fleet;
 
-/* The comparison as a campaign's spec: what every host should run alike. */
-static void
-write_spec(FILE *f)
+/* An array of JSON strings from n C strings. */
+static json_object *
+string_array(const char *const *v, int n)
 {
+	json_object *a = json_object_new_array();
 	int			i;
 
-	fputs("{\"labels\": [", f);
-	for (i = 0; i < rq.nall; i++)
-	{
-		fputs(i ? ", " : "", f);
-		mbm_json_string(f, rq.all[i].label);
-	}
-	fputs("], \"workloads\": [", f);
-	for (i = 0; i < rq.nworkloads; i++)
-	{
-		fputs(i ? ", " : "", f);
-		mbm_json_string(f, rq.workloads[i]);
-	}
-	fputs("], \"sets\": [", f);
-	for (i = 0; i < rq.nsets; i++)
-	{
-		fputs(i ? ", " : "", f);
-		mbm_json_string(f, rq.sets[i]);
-	}
-	fprintf(f, "], \"metric\": \"%s\", \"path\": \"%s\", \"rounds\": %d, \"seconds\": %g,"
-			" \"warmup\": %g, \"table_size\": %lld, \"tables\": %d, \"clients\": %d,"
-			" \"threshold\": %g}",
-			rq.timed && rq.counted ? "both" : rq.counted ? "instructions" : "qps",
-			mbm_path_text(&rq), rq.rounds, rq.seconds, rq.warmup, rq.table_size, rq.tables,
-			rq.clients, rq.threshold);
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
 }
 
-/* The tags every line gets: host, machine id, facts, and the campaign when there is one. */
+/* The comparison as a campaign's spec: what every host should run alike. */
+static json_object *
+campaign_spec(void)
+{
+	json_object *spec = json_object_new_object();
+	const char *labels[MAX_BUILDS];
+	char		number[32];
+	int			i;
+
+	for (i = 0; i < rq.nall; i++)
+		labels[i] = rq.all[i].label;
+	json_object_object_add(spec, "labels", string_array(labels, rq.nall));
+	json_object_object_add(spec, "workloads", string_array(rq.workloads, rq.nworkloads));
+	json_object_object_add(spec, "sets", string_array((const char *const *) rq.sets, rq.nsets));
+	json_object_object_add(spec, "metric", json_object_new_string(rq.timed && rq.counted ? "both" :
+																  rq.counted ? "instructions" : "qps"));
+	json_object_object_add(spec, "path", json_object_new_string(mbm_path_text(&rq)));
+	json_object_object_add(spec, "rounds", json_object_new_int(rq.rounds));
+	/* numbers given as options keep the text %g gives them */
+	snprintf(number, sizeof(number), "%g", rq.seconds);
+	json_object_object_add(spec, "seconds", json_object_new_double_s(rq.seconds, number));
+	snprintf(number, sizeof(number), "%g", rq.warmup);
+	json_object_object_add(spec, "warmup", json_object_new_double_s(rq.warmup, number));
+	json_object_object_add(spec, "table_size", json_object_new_int64(rq.table_size));
+	json_object_object_add(spec, "tables", json_object_new_int(rq.tables));
+	json_object_object_add(spec, "clients", json_object_new_int(rq.clients));
+	snprintf(number, sizeof(number), "%g", rq.threshold);
+	json_object_object_add(spec, "threshold", json_object_new_double_s(rq.threshold, number));
+	return spec;
+}
+
+/* The tags every run gets: host, machine id, facts, and the campaign when there is one. */
 static int
 make_tags(char *err, size_t errlen)
 {
 	char		machine_id[128];
 	char	   *facts = mbm_host_facts_json(progress.workdir, machine_id, sizeof(machine_id));
-	size_t		len = 0;
-	FILE	   *f = open_memstream(&fleet.tags, &len);
+	json_object *facts_doc = facts ? json_tokener_parse(facts) : NULL;
 
-	if (facts == NULL || f == NULL)
+	free(facts);
+	if (facts_doc == NULL)
 	{
-		free(facts);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "the host's facts could not be read");
 		return -1;
 	}
 	if (rq.host_label)
 		snprintf(fleet.host_label, sizeof(fleet.host_label), "%s", rq.host_label);
 	else if (gethostname(fleet.host_label, sizeof(fleet.host_label) - 1) != 0)
 		snprintf(fleet.host_label, sizeof(fleet.host_label), "localhost");
-	fputs(", \"host_label\": ", f);
-	mbm_json_string(f, fleet.host_label);
+	fleet.tags = json_object_new_object();
+	json_object_object_add(fleet.tags, "host_label", json_object_new_string(fleet.host_label));
 	if (machine_id[0])
-	{
-		fputs(", \"machine_id\": ", f);
-		mbm_json_string(f, machine_id);
-	}
-	fprintf(f, ", \"host_facts\": %s", facts);
-	free(facts);
+		json_object_object_add(fleet.tags, "machine_id", json_object_new_string(machine_id));
+	json_object_object_add(fleet.tags, "host_facts", facts_doc);
 	if (rq.campaign)
 	{
-		fputs(", \"campaign\": ", f);
-		mbm_json_string(f, rq.campaign);
-		fputs(", \"campaign_spec\": ", f);
-		write_spec(f);
-	}
-	if (fclose(f) != 0)
-	{
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		json_object_object_add(fleet.tags, "campaign", json_object_new_string(rq.campaign));
+		json_object_object_add(fleet.tags, "campaign_spec", campaign_spec());
 	}
 	return 0;
 }
@@ -135,16 +135,11 @@ mbm_fleet_start(char *err, size_t errlen)
 	return 0;
 }
 
-char *
-mbm_fleet_tag(const char *line)
+void
+mbm_fleet_tag(mbm_record *rec)
 {
-	const char *end = strrchr(line, '}');
-	char	   *tagged;
-
-	if (end == NULL || fleet.tags == NULL ||
-		asprintf(&tagged, "%.*s%s}", (int) (end - line), line, fleet.tags) < 0)
-		return strdup(line);
-	return tagged;
+	if (fleet.tags)
+		mbm_record_add_all(rec, fleet.tags);
 }
 
 void

@@ -8,11 +8,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mbm_record.h"
+
 /* Before the first run: the tags made, --push's database reached if it answers; 0, or -1 with err. */
 extern int	mbm_fleet_start(char *err, size_t errlen);
 
-/* A run's JSON line with the tags added (malloc'd). */
-extern char *mbm_fleet_tag(const char *line);
+/* The tags (host, machine, facts, campaign) added to a run's record; none without them. */
+extern void mbm_fleet_tag(mbm_record *rec);
 
 /* A tagged line into --push's database, when given; a failure is said and counted, never fatal. */
 extern void mbm_fleet_push(const char *line);

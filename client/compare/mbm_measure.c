@@ -16,23 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A number in a run's JSON line ("key": value), or def when it has none. */
-double
-mbm_json_number(const char *line, const char *key, double def)
-{
-	char		pattern[64];
-	const char *p;
-
-	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
-	p = strstr(line, pattern);
-	if (p == NULL)
-		return def;
-	p += strlen(pattern);
-	if (*p == '[')
-		p++;
-	return strtod(p, NULL);
-}
-
 /*
  * This program as a client, `microbench CONNECTION... --tables --table-size
  * extra...`: 0 or -1.  Each time it stops itself (--window-stop),
@@ -97,10 +80,10 @@ pg_wire_client(const mbm_pgserver *srv, const char *const *extra, int nextra,
 	return run_client(connection, 5, extra, nextra, mark, mark_arg, err, errlen);
 }
 
-/* One run on Postgres server srv, up: bench_run() in it; its row as JSON into *line. */
+/* One run on Postgres server srv, up: bench_run() in it; its row into *rec. */
 mbm_run_outcome
 mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
-			   char **line, char *err, size_t errlen)
+			   mbm_record **rec, char *err, size_t errlen)
 {
 	const mbm_pgbuild *b = srv->build;
 	char		seconds[32],
@@ -152,7 +135,10 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 	mbm_proc_set_cancel(NULL);
 	PQfreeCancel(cancel);
 	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-		*line = strdup(PQgetvalue(res, 0, 0));
+	{
+		if ((*rec = mbm_record_parse(PQgetvalue(res, 0, 0), err, errlen)) == NULL)
+			outcome = RUN_FAILED;
+	}
 	else
 	{
 		snprintf(err, errlen, "%s", res ? PQresultErrorMessage(res) : "interrupted");
@@ -166,14 +152,14 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 
 /*
  * One run of this program as a client of a server that is up: of MariaDB
- * or MySQL server mys, or over the wire of Postgres server pgs.  Its JSON
- * line into *line.  instance names the server's start (NULL: the client
+ * or MySQL server mys, or over the wire of Postgres server pgs.  Its row
+ * into *rec.  instance names the server's start (NULL: the client
  * asks the server, which knows it).
  */
 static mbm_run_outcome
 measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *label,
 			   const char *instance, const char *workload, int round, const mbm_limits *lim,
-			   bool no_monitor, char **line, char *err, size_t errlen)
+			   bool no_monitor, mbm_record **rec, char *err, size_t errlen)
 {
 	char		threads[32],
 				time_s[48],
@@ -246,22 +232,23 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
-	*line = strdup(buf);
+	if ((*rec = mbm_record_parse(buf, err, errlen)) == NULL)
+		return RUN_FAILED;
 	return RUN_OK;
 }
 
 mbm_run_outcome
 mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
-			   const mbm_limits *lim, char **line, char *err, size_t errlen)
+			   const mbm_limits *lim, mbm_record **rec, char *err, size_t errlen)
 {
-	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, false, line,
+	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, false, rec,
 						  err, errlen);
 }
 
 mbm_run_outcome
 mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
-					bool no_monitor, char **line, char *err, size_t errlen)
+					bool no_monitor, mbm_record **rec, char *err, size_t errlen)
 {
-	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, no_monitor, line,
+	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, no_monitor, rec,
 						  err, errlen);
 }

@@ -1,6 +1,6 @@
 /*
  * mbm_measure.h — one measurement on a server the runner started and that
- * is up (mbm_measure.c), its row as a JSON line.
+ * is up (mbm_measure.c), its row as a run's record.
  */
 #ifndef MBM_MEASURE_H
 #define MBM_MEASURE_H
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mbm_record.h"
 #include "mbm_state.h"
 
 /* What a run is asked: a timed run its seconds and warm-up; a counted one its window. */
@@ -31,22 +32,20 @@ typedef struct mbm_limits
 	void	   *mark_arg;
 } mbm_limits;
 
-/* bench_run() in Postgres srv, or this program's mysql driver against srv: the row into *line. */
+/* bench_run() in Postgres srv, or this program's mysql driver against srv: the row into *rec. */
 extern mbm_run_outcome mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round,
-									  const mbm_limits *lim, char **line, char *err, size_t errlen);
+									  const mbm_limits *lim, mbm_record **rec, char *err, size_t errlen);
 extern mbm_run_outcome mbm_measure_my(const mbm_myserver *srv, const char *instance,
 									  const char *workload, int round, const mbm_limits *lim,
-									  char **line, char *err, size_t errlen);
+									  mbm_record **rec, char *err, size_t errlen);
 /*
  * This program's pgsql driver against Postgres srv over its socket: the
- * row into *line; no_monitor: without the connection that reads the
+ * row into *rec; no_monitor: without the connection that reads the
  * server's counters and the data's state (--server-status=off).
  */
 extern mbm_run_outcome mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round,
-										   const mbm_limits *lim, bool no_monitor, char **line,
+										   const mbm_limits *lim, bool no_monitor, mbm_record **rec,
 										   char *err, size_t errlen);
-/* A number in a run's JSON line ("key": value, or the first of an array), or def. */
-extern double mbm_json_number(const char *line, const char *key, double def);
 /*
  * This program as a client of srv, `microbench --db-driver=mysql ... extra`:
  * 0 or -1.  mark (NULL: none) is called each time the client stops itself

@@ -76,7 +76,7 @@ undecided_cells(const char *metric, double threshold_value, bool (*undecided)[MB
 		{
 			const char *verdict = PQgetvalue(res, r, 2);
 			const char *dbms = PQgetvalue(res, r, 0);
-			int			family = strcmp(dbms, "postgres") == 0 ? 0 : strcmp(dbms, "postgres-wire") == 0 ? 2 : 1;
+			mbm_column_id family = mbm_column_of_dbms(dbms);
 
 			cells++;
 			if (strcmp(verdict, "inconclusive") == 0 || strcmp(PQgetvalue(res, r, 3), "t") == 0)

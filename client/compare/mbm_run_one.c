@@ -34,45 +34,23 @@ mbm_run_estimate(void)
 	return rq.seconds + rq.warmup + 3;
 }
 
-/*
- * A timed run's neighbours into its JSON line (a new *line): the share of
- * a CPU other processes took while it ran, and the note naming them.
- */
+/* The run's record, written once: kept in runs.jsonl and loaded into the results database. */
 static void
-add_neighbours(char **line, double share, const char *note)
-{
-	char	   *end = strrchr(*line, '}');
-	char		escaped[1024];
-	char	   *with;
-	size_t		i,
-				n = 0;
-
-	if (end == NULL)
-		return;
-	for (i = 0; note[i] && n < sizeof(escaped) - 3; i++)
-	{
-		if (note[i] == '"' || note[i] == '\\')
-			escaped[n++] = '\\';
-		escaped[n++] = (unsigned char) note[i] < 0x20 || (unsigned char) note[i] >= 0x80 ? '?' : note[i];
-	}
-	escaped[n] = '\0';
-	if (asprintf(&with, "%.*s, \"busy_share\": %.4f, \"busy_note\": \"%s\"}", (int) (end - *line), *line,
-				 share, escaped) < 0)
-		return;
-	free(*line);
-	*line = with;
-}
-
-/* The run's JSON line kept in runs.jsonl and loaded into the results database. */
-static void
-record_run(const char *measured)
+record_run(mbm_record *rec)
 {
 	char		path[1200];
 	FILE	   *f;
-	char	   *line = mbm_fleet_tag(measured);
-	const char *ins[1] = {line};
+	char	   *line;
+	const char *ins[1];
 	char		err[512];
 
+	mbm_fleet_tag(rec);
+	if ((line = mbm_record_line(rec)) == NULL)
+	{
+		say("out of memory for a run's record");
+		return;
+	}
+	ins[0] = line;
 	snprintf(path, sizeof(path), "%s/runs.jsonl", rq.out);
 	if ((f = fopen(path, "a")) != NULL)
 	{
@@ -92,10 +70,10 @@ record_run(const char *measured)
  * fresh start, the copy, start and stop around it (around: NULL for a turn).
  */
 static void
-print_run(const mbm_any_build *ab, const char *workload, int round, bool counted, const char *line,
+print_run(const mbm_any_build *ab, const char *workload, int round, bool counted, const mbm_record *rec,
 		  double run_s, const char *around)
 {
-	double		queries = mbm_json_number(line, "queries", 0);
+	double		queries = mbm_record_number(rec, "queries", 0);
 	double		left = rq.max_minutes > 0 ? rq.max_minutes * 60 - mbm_elapsed_s() : -1;
 	char		figure[64];
 	char		c1[16],
@@ -103,9 +81,9 @@ print_run(const mbm_any_build *ab, const char *workload, int round, bool counted
 
 	if (counted)
 		snprintf(figure, sizeof(figure), "%10.0f instr/query",
-				 queries > 0 ? mbm_json_number(line, "instructions", 0) / queries : 0);
+				 queries > 0 ? mbm_record_number(rec, "instructions", 0) / queries : 0);
 	else
-		snprintf(figure, sizeof(figure), "%10.0f QPS", mbm_json_number(line, "qps", 0));
+		snprintf(figure, sizeof(figure), "%10.0f QPS", mbm_record_number(rec, "qps", 0));
 	printf("   round %d  %-8s %-26s %-10s %s  (run %.1f s%s%s; %s in%s%s)\n", round,
 		   mbm_column_dbms(ab), workload, ab->label, figure, run_s,
 		   around ? "; " : "", around ? around : "", mbm_clock_text(mbm_elapsed_s(), c1),
@@ -115,7 +93,7 @@ print_run(const mbm_any_build *ab, const char *workload, int round, bool counted
 
 void
 mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool counted,
-			 mbm_run_outcome outcome, char *line, const char *err, const char *log, double run_s,
+			 mbm_run_outcome outcome, mbm_record *rec, const char *err, const char *log, double run_s,
 			 const char *around)
 {
 	const char *dbms = mbm_column_dbms(ab);
@@ -130,14 +108,14 @@ mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool coun
 		fflush(stdout);
 		return;
 	}
-	record_run(line);
+	record_run(rec);
 	progress.runs++;
-	print_run(ab, workload, round, counted, line, run_s, around);
+	print_run(ab, workload, round, counted, rec, run_s, around);
 }
 
 mbm_run_outcome
 mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
-			  const char *instance, const char *workload, int round, double warmup, char **line,
+			  const char *instance, const char *workload, int round, double warmup, mbm_record **rec,
 			  char *err, size_t errlen)
 {
 	mbm_machine_reading *neighbours = mbm_machine_begin();
@@ -148,17 +126,19 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 	double		share;
 
 	if (ab->pg && ab->wire)
-		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, false, line, err, errlen);
+		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, false, rec, err, errlen);
 	else if (ab->pg)
-		outcome = mbm_measure_pg(pgs, workload, round, &timed, line, err, errlen);
+		outcome = mbm_measure_pg(pgs, workload, round, &timed, rec, err, errlen);
 	else
-		outcome = mbm_measure_my(mys, instance, workload, round, &timed, line, err, errlen);
+		outcome = mbm_measure_my(mys, instance, workload, round, &timed, rec, err, errlen);
 	share = mbm_machine_end(neighbours, ab->pg ? pgs->pid : mys->pid, note, sizeof(note));
 	if (outcome == RUN_OK)
 	{
-		add_neighbours(line, share, note);
+		/* the share of a CPU other processes took while it ran, and the note naming them */
+		mbm_record_set_double(*rec, "busy_share", share, "%.4f");
+		mbm_record_set_text(*rec, "busy_note", note);
 		snprintf(what, sizeof(what), "%s %s round %d %s",
-				 ab->pg ? (ab->wire ? "pg-wire" : "pg") : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma",
+				 mbm_column_short(ab),
 				 workload, round, ab->label);
 		mbm_machine_note_run(what, share, note);
 		if (mbm_machine_busy(share))
@@ -211,7 +191,7 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 	double		copy_s,
 				start_s;
 	mbm_run_outcome outcome;
-	char	   *line = NULL;
+	mbm_record *rec = NULL;
 	const char *log;
 	char		around[128];
 
@@ -225,7 +205,7 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 	log = ab->pg ? run_pg_server.log : run_my_server.log;
 	t2 = mbm_now_ns();
 	outcome = mbm_run_timed(ab, &run_pg_server, &run_my_server, NULL, workload, round, rq.warmup,
-							&line, err, sizeof(err));
+							&rec, err, sizeof(err));
 	t3 = mbm_now_ns();
 	mbm_pg_stop(&run_pg_server);
 	mbm_my_stop(&run_my_server);
@@ -242,8 +222,8 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 	{
 		snprintf(around, sizeof(around), "copy %.1f, start %.1f, stop %.1f s", copy_s, start_s,
 				 (t5 - t3) / 1e9);
-		mbm_run_keep(ab, workload, round, false, outcome, line, err, log, (t3 - t2) / 1e9, around);
+		mbm_run_keep(ab, workload, round, false, outcome, rec, err, log, (t3 - t2) / 1e9, around);
 	}
-	free(line);
+	mbm_record_free(rec);
 	return outcome;
 }

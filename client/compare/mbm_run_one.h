@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mbm_record.h"
 #include "mbm_state.h"
 
 /* One timed run of ab, on a fresh copy of its pristine data and a fresh start of its server. */
@@ -26,12 +27,12 @@ extern int	mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserve
 						  double *copy_s, double *start_s, char *err, size_t errlen);
 /*
  * A timed run of ab on its server, up (pgs or mys, whichever its family's),
- * the machine watched while it runs: its row into *line.  instance names a
+ * the machine watched while it runs: its record into *rec.  instance names a
  * MariaDB/MySQL server's start (NULL: the server says).
  */
 extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs,
 									 const mbm_myserver *mys, const char *instance,
-									 const char *workload, int round, double warmup, char **line,
+									 const char *workload, int round, double warmup, mbm_record **rec,
 									 char *err, size_t errlen);
 /*
  * A run's outcome kept: the order file, runs.jsonl and the results database
@@ -39,7 +40,7 @@ extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver
  * start and stop took; NULL for a turn on a server already up).
  */
 extern void mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool counted,
-						 mbm_run_outcome outcome, char *line, const char *err, const char *log,
+						 mbm_run_outcome outcome, mbm_record *rec, const char *err, const char *log,
 						 double run_s, const char *around);
 
 #endif							/* MBM_RUN_ONE_H */

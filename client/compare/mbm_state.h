@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <string.h>
+
 #include <libpq-fe.h>
 
 #include "mbm_myserver.h"
@@ -47,14 +49,24 @@ typedef struct mbm_any_build
 } mbm_any_build;
 
 /*
- * A report's columns the runner keeps apart: Postgres in-server, MariaDB
- * or MySQL, Postgres over the wire (the results schema's run_column).
+ * A report's columns the runner keeps apart, one per kind of measured
+ * server: Postgres in-server, MariaDB or MySQL, Postgres over the wire.
+ * Their names are the results schema's (run_column(): the run's dbms, or
+ * postgres-wire), and the functions below are the only place that maps a
+ * build or a name to a column.
  */
+typedef enum mbm_column_id
+{
+	MBM_COLUMN_PG,
+	MBM_COLUMN_MY,
+	MBM_COLUMN_PG_WIRE
+} mbm_column_id;
 #define MBM_COLUMNS 3
-static inline int
+
+static inline mbm_column_id
 mbm_column(const mbm_any_build *ab)
 {
-	return ab->pg ? (ab->wire ? 2 : 0) : 1;
+	return ab->pg ? (ab->wire ? MBM_COLUMN_PG_WIRE : MBM_COLUMN_PG) : MBM_COLUMN_MY;
 }
 
 /* The column's name as the results schema's compare() has it (dbms, or postgres-wire). */
@@ -62,6 +74,21 @@ static inline const char *
 mbm_column_dbms(const mbm_any_build *ab)
 {
 	return ab->pg ? (ab->wire ? "postgres-wire" : "postgres") : ab->my->kind;
+}
+
+/* The column of a name compare() gives (mariadb and mysql share theirs). */
+static inline mbm_column_id
+mbm_column_of_dbms(const char *dbms)
+{
+	return strcmp(dbms, "postgres") == 0 ? MBM_COLUMN_PG :
+		strcmp(dbms, "postgres-wire") == 0 ? MBM_COLUMN_PG_WIRE : MBM_COLUMN_MY;
+}
+
+/* The column's short name, as the reports' headers have it: pg, pg-wire, ma or my. */
+static inline const char *
+mbm_column_short(const mbm_any_build *ab)
+{
+	return ab->pg ? (ab->wire ? "pg-wire" : "pg") : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma";
 }
 
 /* What was asked (mbm_request.c fills it, nothing changes it after). */

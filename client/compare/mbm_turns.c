@@ -93,7 +93,7 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 		for (j = 0; j < n; j++)
 		{
 			const mbm_any_build *ab;
-			char	   *line = NULL;
+			mbm_record *rec = NULL;
 			uint64_t	r0;
 			double		run_s;
 
@@ -101,18 +101,18 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 			ab = abs[k];
 			r0 = mbm_now_ns();
 			outcome = mbm_run_timed(ab, &turn_pg_servers[k], &turn_my_servers[k], instances[k],
-									workload, round, t == 0 ? rq.warmup : later_turn_warmup(), &line,
+									workload, round, t == 0 ? rq.warmup : later_turn_warmup(), &rec,
 									err, sizeof(err));
 			run_s = (mbm_now_ns() - r0) / 1e9;
 			progress.run_s += run_s;
 			if (outcome == RUN_STOPPED)
 			{
-				free(line);
+				mbm_record_free(rec);
 				break;
 			}
-			mbm_run_keep(ab, workload, round, false, outcome, line, err,
+			mbm_run_keep(ab, workload, round, false, outcome, rec, err,
 						 ab->pg ? turn_pg_servers[k].log : turn_my_servers[k].log, run_s, NULL);
-			free(line);
+			mbm_record_free(rec);
 		}
 	}
 	t1 = mbm_now_ns();

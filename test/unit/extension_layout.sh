@@ -11,14 +11,9 @@
 # circle.  Builds the extension first (make -C extension), so it needs
 # pg_config and the server headers.
 set -u
+. "$(dirname "$0")/../tap.sh"
 cd "$(dirname "$0")/../.." || exit 1
 make -s -C extension >/dev/null || { echo "Bail out! cannot build the extension"; exit 1; }
-
-n=0 failed=0
-ok() {  # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
 
 # the library's objects as the Makefile lists them, named from the top
 mapfile -t objs < <(make -s --no-print-directory -C extension print-objs | tr ' ' '\n' | grep '\.o$' |
@@ -45,5 +40,4 @@ tsort <<<"$graph"$'\nextension/mb_btree.o extension/mb_load.o' >/dev/null 2>&1
 seen=$?
 ok "$([ "$seen" -ne 0 ]; echo $?)" "the circle check sees one when mb_btree.o is made to use mb_load.o"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing

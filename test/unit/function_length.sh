@@ -10,13 +10,8 @@
 # parameter list ends the line before the opening brace, and both braces
 # stand at column 0.  Needs nothing built.
 set -u
+. "$(dirname "$0")/../tap.sh"
 cd "$(dirname "$0")/../.." || exit 1
-
-n=0 failed=0
-ok() {  # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
 
 MAX_LINES=120
 
@@ -62,5 +57,4 @@ seen=$(long_functions "$tmp/fake.c" | sed "s|^$tmp/fake.c:[0-9]* ||")
 ok "$([ "$seen" = "too_long ($((MAX_LINES + 1)) lines)"$'\n'"definitions 2" ]; echo $?)" \
     "the check sees a function of $((MAX_LINES + 1)) lines, not one of $MAX_LINES nor a long initialiser"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing

@@ -11,6 +11,7 @@
  */
 #include "mbm_callgrind.h"
 
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,18 @@ write_file(const char *path, const char *text)
 	}
 	fputs(text, f);
 	fclose(f);
+}
+
+/* The functions' JSON as the runner writes it into a run's record; malloc'ed. */
+static char *
+functions_text(const mbm_cg_functions *fns)
+{
+	json_object *doc = mbm_cg_functions_json(fns);
+	char	   *text = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+															 JSON_C_TO_STRING_NOSLASHESCAPE));
+
+	json_object_put(doc);
+	return text;
 }
 
 static const mbm_cg_function *
@@ -349,7 +362,7 @@ main(void)
 	f = find(&fns, "libc.so.6", "memcpy");
 	ok(f && f->self == 20 && f->inclusive == 20, "memcpy, under its own object's file name");
 
-	json = mbm_cg_functions_json(&fns);
+	json = functions_text(&fns);
 	ok(json && strcmp(json, "[[\"postgres\",\"main\",10,100,10,100],[\"postgres\",\"work\",70,90,70,90],"
 					  "[\"libc.so.6\",\"memcpy\",20,20,20,20]]") == 0, "as JSON, valgrind's figures beside");
 	free(json);
@@ -357,7 +370,7 @@ main(void)
 	/* a window as the difference of two runs: the same dump less itself is nothing */
 	mbm_cg_functions_add(&diff, &fns, 1.5);
 	mbm_cg_functions_add(&diff, &fns, -1.5);
-	json = mbm_cg_functions_json(&diff);
+	json = functions_text(&diff);
 	ok(json && strcmp(json, "[]") == 0, "a table less itself: no function left in the JSON");
 	free(json);
 	mbm_cg_functions_free(&diff);
@@ -374,7 +387,7 @@ main(void)
 
 	/* a name JSON must escape */
 	write_file(path, "events: Ir\nob=/x/y\nfn=operator\"\"_q\n0 3\ntotals: 3\n");
-	ok(mbm_callgrind_read(path, NULL, NULL, &c, &fns) == 0 && (json = mbm_cg_functions_json(&fns)) != NULL &&
+	ok(mbm_callgrind_read(path, NULL, NULL, &c, &fns) == 0 && (json = functions_text(&fns)) != NULL &&
 	   strcmp(json, "[[\"y\",\"operator\\\"\\\"_q\",3,3,3,3]]") == 0, "uncompressed names, escaped in JSON");
 	mbm_cg_functions_free(&fns);
 
