@@ -7,8 +7,9 @@
  * order against what the objects use and the sources include):
  *   mbm_compare.c   the command: the request, what is made once, the rounds
  *   mbm_rounds.c    the schedule, and the rounds until every cell is decided
- *   mbm_count_round.c  a round's counted runs: a start under valgrind a
- *                   build for its reads, one a write
+ *   mbm_count_round.c  a round's counted runs: each build's server
+ *                   started under valgrind once for its reads and once
+ *                   for each write
  *   mbm_count_sides.c  a round's counted runs with the builds side by
  *                   side, a process each
  *   mbm_turns.c     --turns: runs taking turns on servers up side by side

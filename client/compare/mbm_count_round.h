@@ -1,7 +1,7 @@
 /*
- * mbm_count_round.h — a round's counted runs (mbm_count_round.c): one
- * start under valgrind a build for its reads, one a write, each round its
- * own seed.
+ * mbm_count_round.h — a round's counted runs (mbm_count_round.c): each
+ * build's server is started under valgrind once for all its reads and once
+ * for each write, and each round has a seed of its own.
  */
 #ifndef MBM_COUNT_ROUND_H
 #define MBM_COUNT_ROUND_H

@@ -133,10 +133,10 @@ runs_in_round(undecided_map undecided, mbm_metric m, const mbm_any_build *ab, in
  * One round: for each workload with a timed cell to run, the builds take
  * turns, A B then B A, the order turning from one step and round to the
  * next; with --turns, a DBMS's builds run a read's timed runs as turns on
- * servers up side by side (mbm_turns.c).  Then the counted cells, a start
- * under valgrind a build for its reads and one a write
- * (mbm_count_round.c).  False when the budget ran out before the round
- * ended.
+ * servers up side by side (mbm_turns.c).  Then the counted cells: each
+ * build's server is started under valgrind once for all its reads and once
+ * for each write (mbm_count_round.c).  False when the budget ran out
+ * before the round ended.
  */
 static bool
 run_round(int round, undecided_map undecided)
