@@ -9,7 +9,8 @@
 #                   client's tests on a throwaway MariaDB and (driver pgsql)
 #                   on a throwaway Postgres, microbench compare's, a short
 #                   demo's, a fleet's (many hosts pushing to one database,
-#                   the Ansible playbook), the release tarball's; runs every suite, TEST_JOBS (2)
+#                   the Ansible playbook), the showcase's reports made again
+#                   from its runs, the release tarball's; runs every suite, TEST_JOBS (2)
 #                   side by side, then fails with a summary of those that
 #                   failed
 #   make installcheck  the Postgres tests against the server PGHOST, PGPORT
@@ -25,7 +26,7 @@ PG_CONFIG ?= pg_config
 export PG_CONFIG
 PREFIX ?= /usr/local
 
-.PHONY: all install test unit-test pg-test mysql-test pgsql-test compare-test demo-test fleet-test dist-test installcheck dist \
+.PHONY: all install test unit-test pg-test mysql-test pgsql-test compare-test demo-test fleet-test showcase-test dist-test installcheck dist \
 	demo bench deps clean
 
 # the release version, as PGXN sees it
@@ -93,10 +94,14 @@ demo-test: $(SUITE_SETUP)
 dist-test:
 	test/dist_test.sh
 
+# the showcase's counted reports made again from its committed runs
+showcase-test: $(SUITE_SETUP)
+	prove --failures --timer test/showcase_reports.t
+
 # the longest suites start first and the rest queue behind
 test: deps
 	$(MAKE) install
-	SUITE_SETUP= test/run_suites.sh -j $(TEST_JOBS) compare-test pg-test demo-test mysql-test pgsql-test fleet-test dist-test unit-test
+	SUITE_SETUP= test/run_suites.sh -j $(TEST_JOBS) compare-test pg-test demo-test mysql-test pgsql-test fleet-test showcase-test dist-test unit-test
 
 installcheck:
 	MB_TEST_EXISTING_SERVER=1 test/pg_suite.sh

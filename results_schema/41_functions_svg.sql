@@ -94,7 +94,9 @@ BEGIN
             WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank <= top
             ORDER BY r.rank
         LOOP
-            w := greatest(abs(f.self_difference) * scale, 1);
+            -- to a hundredth of a pixel: a sum's last digits depend on
+            -- the order its rows were added in, and the SVG must not
+            w := round(greatest(abs(f.self_difference) * scale, 1)::numeric, 2);
             parts := parts
                 || format('<text class="functions-name" x="%s" y="%s" font-size="11" fill="%s" text-anchor="end">%s</text>',
                           margin + label_w, y + bar_h, text_colour,
@@ -103,7 +105,8 @@ BEGIN
                 || format('<rect class="functions-bar" data-function="%s" data-difference="%s" data-differs="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"%s shape-rendering="crispEdges"/>',
                           microbench.svg_escape(f.function), round(f.self_difference::numeric, 1),
                           coalesce(f.differs::text, 'unknown'),
-                          CASE WHEN f.self_difference >= 0 THEN x0 ELSE x0 - w END, y + 2, w, bar_h,
+                          round((CASE WHEN f.self_difference >= 0 THEN x0 ELSE x0 - w END)::numeric, 2)::float8,
+                          y + 2, w, bar_h,
                           CASE WHEN f.self_difference >= 0 THEN more ELSE fewer END,
                           CASE WHEN f.differs THEN '' ELSE ' fill-opacity="0.35"' END)
                 || format('<text class="functions-value" x="%s" y="%s" font-size="11" fill="%s" text-anchor="end">%s</text>',

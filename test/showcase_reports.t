@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test/showcase_reports.t — the showcase's counted reports made again from
+# its committed runs, byte for byte (TAP).
+#
+# docs/results/gcc-vs-clang.md rests on two counted comparisons, in-server
+# and over the wire, whose runs are committed gzip'd beside their reports.
+# Each is loaded into a database of its own on a throwaway cluster with the
+# extension installed, and the results schema's report functions write
+# the three formats again, with the confidence, threshold and metric the
+# runner used (its manifest's); each must equal the committed file.  A
+# counted report holds nothing but what the runs hold (a timed report also
+# carries the runner's machine check, which is not in the runs), so a
+# change of the schema that changes what these reports say shows here.
+# MB_SHOWCASE_REWRITE=1 writes the reports made over the committed ones
+# instead (after such a change, for the commit to show what it changed).
+# Needs the extension installed (make install) and client/microbench.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+. "$here/tap.sh"
+
+dir=$(mktemp -d /tmp/microbench-showcase.XXXXXX)
+chmod 755 "$dir"
+trap '"$here/pg_cluster.sh" stop "$dir" >/dev/null 2>&1; rm -rf "$dir"' EXIT
+eval "$("$here/pg_cluster.sh" start "$dir" "${MB_SHOWCASE_PORT:-5471}")" ||
+    { echo "Bail out! cannot start a cluster"; exit 1; }
+export PGDATABASE=postgres
+
+q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
+
+for name in instructions-rep-once wire-instructions-rep-once; do
+    results=$root/docs/results/gcc-vs-clang/$name
+    db=showcase_${name//-/_}
+    q -c "CREATE DATABASE $db" && q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null
+    gunzip -c "$results/runs.jsonl.gz" |
+        "$root/client/microbench" load - --results-db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db" \
+        >"$dir/load.out" 2>&1
+    ok $? "$name: its runs load ($(tail -1 "$dir/load.out"))"
+    read -r confidence threshold metric < <(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["runs"]["confidence"], m["counted"]["threshold"], m["metric"])' "$results/manifest.json")
+    for format in text:txt markdown:md svg:svg; do
+        q -d "$db" -c "SELECT microbench.bench_report('clang', 'gcc', '${format%%:*}',
+                           confidence => $confidence, threshold => $threshold, metric => '$metric')" \
+            >"$dir/report.${format##*:}"
+        if [ "${MB_SHOWCASE_REWRITE:-0}" = 1 ]; then
+            cp "$dir/report.${format##*:}" "$results/report.${format##*:}"
+            ok $? "$name: report.${format##*:} written again"
+        elif cmp -s "$dir/report.${format##*:}" "$results/report.${format##*:}"; then
+            ok 0 "$name: report.${format##*:} made again byte for byte"
+        else
+            ok 1 "$name: report.${format##*:} made again byte for byte"
+            diff "$results/report.${format##*:}" "$dir/report.${format##*:}" | head -20 | sed 's/^/#   /' >&2
+        fi
+    done
+done
+
+done_testing
