@@ -60,16 +60,6 @@ mbm_record_number(const mbm_record *r, const char *key, double def)
 	return json_object_get_double(v);
 }
 
-const char *
-mbm_record_text(const mbm_record *r, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(r->doc, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 int
 mbm_record_numbers(const mbm_record *r, const char *key, long long *v, int n)
 {

@@ -28,8 +28,6 @@ extern void mbm_record_free(mbm_record *r);
 
 /* A number member (or the first number of an array member), or def when there is none. */
 extern double mbm_record_number(const mbm_record *r, const char *key, double def);
-/* A text member, or NULL when there is none or it is not text; valid while r is. */
-extern const char *mbm_record_text(const mbm_record *r, const char *key);
 /* Each number of an array member into v (at most n): how many. */
 extern int	mbm_record_numbers(const mbm_record *r, const char *key, long long *v, int n);
 

@@ -14,6 +14,7 @@
 # Needs the client built (make -C client).
 set -u
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/symbol_graph.sh"
 cd "$(dirname "$0")/../../client" || exit 1
 make -s >/dev/null || { echo "Bail out! cannot build the client"; exit 1; }
 
@@ -42,23 +43,8 @@ inc=$( { grep -lE '#include *[<"](mysql|errmsg)\.h|#include *"drivers/|#include 
         grep -l '#include *<libpq-fe\.h>' ./*.[ch] | grep -vE '^\./mbm_(results|load)\.c$'; } | paste -sd' ' -)
 ok "$([ -z "$inc" ]; echo $?)" "no core source includes a driver's header${inc:+ ($inc)}"
 
-# the dependency graph: "A B" when object A uses a symbol object B defines
-# (a global one, as the linker resolves them); one nm -A over all the
-# objects names each symbol's object
-edges() {
-    nm -A "$@" | awk '
-        { split($1, at, ":"); obj = at[1] }
-        NF == 3 && $2 == "U" { used[obj, $3] = 1; next }
-        NF == 3 && $2 ~ /^[A-Z]$/ { defined_in[$3] = obj }
-        END {
-            for (k in used) {
-                split(k, u, SUBSEP)
-                if ((u[2] in defined_in) && defined_in[u[2]] != u[1]) edge[u[1] " " defined_in[u[2]]] = 1
-            }
-            for (e in edge) print e
-        }' | sort
-}
-graph=$(edges $core drivers/mbm_drivers.o $drivers)
+# the dependency graph (symbol_graph.sh)
+graph=$(symbol_edges $core drivers/mbm_drivers.o $drivers)
 loops=$(tsort <<<"$graph" 2>&1 >/dev/null | grep -v 'input contains a loop')
 ok "$([ -n "$graph" ] && [ -z "$loops" ]; echo $?)" "no circle among the client's files ($(wc -l <<<"$graph") dependencies)${loops:+: $(tr '\n' ' ' <<<"$loops")}"
 # the check itself finds a circle where there is one

@@ -12,6 +12,7 @@
 # pg_config and the server headers.
 set -u
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/symbol_graph.sh"
 cd "$(dirname "$0")/../.." || exit 1
 make -s -C extension >/dev/null || { echo "Bail out! cannot build the extension"; exit 1; }
 
@@ -20,19 +21,8 @@ mapfile -t objs < <(make -s --no-print-directory -C extension print-objs | tr ' 
     sed 's|^\.\./||; /\//!s|^|extension/|')
 [ "${#objs[@]}" -gt 0 ] || { echo "Bail out! extension/Makefile lists no objects"; exit 1; }
 
-# the dependency graph: "A B" when object A uses a symbol object B defines
-# (a global one, as the linker resolves them); nm -A names each symbol's object
-graph=$(nm -A "${objs[@]}" | awk '
-    { split($1, at, ":"); obj = at[1] }
-    NF == 3 && $2 == "U" { used[obj, $3] = 1; next }
-    NF == 3 && $2 ~ /^[A-Z]$/ { defined_in[$3] = obj }
-    END {
-        for (k in used) {
-            split(k, u, SUBSEP)
-            if ((u[2] in defined_in) && defined_in[u[2]] != u[1]) edge[u[1] " " defined_in[u[2]]] = 1
-        }
-        for (e in edge) print e
-    }' | sort)
+# the dependency graph (symbol_graph.sh)
+graph=$(symbol_edges "${objs[@]}")
 loops=$(tsort <<<"$graph" 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //')
 ok "$([ -n "$graph" ] && [ -z "$loops" ]; echo $?)" "no circle among the extension's files ($(wc -l <<<"$graph") dependencies)${loops:+: $(tr '\n' ' ' <<<"$loops")}"
 # the check itself finds a circle where there is one
