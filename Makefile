@@ -70,6 +70,7 @@ unit-test:
 	test/unit/extension_layout.sh
 	test/unit/function_length.sh
 	test/unit/json_by_parser.sh
+	test/unit/server_kinds.sh
 
 pg-test: $(SUITE_SETUP)
 	test/run_pg_tests.sh

@@ -19,6 +19,9 @@
  *   mbm_fleet.c     a fleet's campaign: every run tagged with the campaign
  *                   and the host, and pushed to the central database
  *   mbm_request.c   the request and its checks
+ *   mbm_kinds.c     the kinds of measured server, a table of operations
+ *                   each: a build's inspection and facts, its server's
+ *                   start, prewarm, timed run, counted window and stop
  *   mbm_count.c     a counted run on a server up under valgrind: the
  *                   instructions of its window
  *   mbm_setup.c     what is made once: the extension, the results database,

@@ -18,7 +18,7 @@
  * ran commands are summed.  Either way the events before the window warm
  * up whatever a session warms once (plans, the first execution of a
  * statement), and bench_prewarm() or a full read of every table and index
- * puts the data in the buffers first (mbm_count_ready).  Postgres over
+ * puts the data in the buffers first (mbm_count_ready_pg, _my).  Postgres over
  * the wire (--path wire): the workers' backends, inside PostgresMain, a
  * window as the difference of two runs (wire_measure).
  * docs/methodology.md says what the count holds and what it leaves out.
@@ -138,13 +138,18 @@ count_dir(void)
 #define MBM_PG_COUNT_SETTINGS "wal_buffers=64kB\nwal_writer_delay=10s\n"
 
 const char *
-mbm_count_server_settings(const mbm_any_build *ab)
+mbm_count_pg_settings(void)
 {
-	return ab->pg ? MBM_PG_COUNT_SETTINGS : NULL;
+	return MBM_PG_COUNT_SETTINGS;
 }
 
-char *const *
-mbm_count_wrapper(const mbm_any_build *ab)
+/*
+ * The options every counted server starts under, its count directory made
+ * anew: the number of them in wrapper.  instrumented: from its start, not
+ * only once its window is near.
+ */
+static int
+wrapper_common(bool instrumented)
 {
 	int			n = 0;
 
@@ -153,18 +158,7 @@ mbm_count_wrapper(const mbm_any_build *ab)
 	chmod(count_dir(), 01777);
 	wrapper[n++] = valgrind;
 	wrapper[n++] = "--tool=callgrind";
-
-	/*
-	 * Start-up and prewarming at a fifth of valgrind's instrumented cost,
-	 * but over the wire the postmaster is instrumented from its start: its
-	 * backends are, and only callgrind_control could turn it on later,
-	 * whose gdbserver breaking into the postmaster's select() as a child's
-	 * SIGCHLD arrives made callgrind 3.19 abort ("threads.c:247
-	 * (vgCallgrind_post_signal): Assertion 'sigNum ==
-	 * vgCallgrind_current_state.sig' failed"), one counted comparison in
-	 * about fifteen (docs/compare.md)
-	 */
-	if (!(ab->pg && ab->wire))
+	if (!instrumented)
 		wrapper[n++] = "--instr-atstart=no";
 	wrapper[n++] = "--collect-atstart=no";
 	snprintf(wrapper_text[0], sizeof(wrapper_text[0]), "--callgrind-out-file=%s/cg.%%p", count_dir());
@@ -190,37 +184,68 @@ mbm_count_wrapper(const mbm_any_build *ab)
 		wrapper[n++] = "--D1=32768,8,64";
 		wrapper[n++] = "--LL=8388608,16,64";
 	}
-	if (ab->pg && ab->wire)
-	{
-		/*
-		 * Only what a backend does for its client's messages: collected
-		 * inside PostgresMain, less the reads from the socket (whether the
-		 * next message is there yet depends on time) and the statistics
-		 * flush (it runs by the clock).  Each --toggle-collect turns
-		 * collection on entering its function and off leaving it, nested.
-		 */
-		wrapper[n++] = "--toggle-collect=PostgresMain";
-		wrapper[n++] = "--toggle-collect=secure_read";
-		wrapper[n++] = "--toggle-collect=pgstat_report_stat";
-		/*
-		 * ... and the session's start: the backend that starts first after
-		 * autovacuum has touched a catalog writes the relation cache's
-		 * init file anew (2.2 million instructions on Postgres 15), which
-		 * depends on the clock too
-		 */
-		wrapper[n++] = "--toggle-collect=InitPostgres";
-	}
-	if (!ab->pg)
-	{
-		wrapper[n++] = "--separate-threads=yes";
+	return n;
+}
 
-		/*
-		 * Only the commands: whether a command's packet is already there
-		 * when the thread reads it (one recv) or not yet (recv, poll, recv)
-		 * depends on time, 0.1-0.3% of a query under load.
-		 */
-		wrapper[n++] = "--toggle-collect=dispatch_command*";
-	}
+/*
+ * Postgres in-server: start-up and prewarming at a fifth of valgrind's
+ * instrumented cost; the worker turns instrumentation on itself.
+ */
+char *const *
+mbm_count_wrapper_pg(void)
+{
+	wrapper[wrapper_common(false)] = NULL;
+	return wrapper;
+}
+
+/*
+ * Over the wire the postmaster is instrumented from its start: its
+ * backends are, and only callgrind_control could turn it on later, whose
+ * gdbserver breaking into the postmaster's select() as a child's SIGCHLD
+ * arrives made callgrind 3.19 abort ("threads.c:247
+ * (vgCallgrind_post_signal): Assertion 'sigNum ==
+ * vgCallgrind_current_state.sig' failed"), one counted comparison in about
+ * fifteen (docs/compare.md).
+ */
+char *const *
+mbm_count_wrapper_pg_wire(void)
+{
+	int			n = wrapper_common(true);
+
+	/*
+	 * Only what a backend does for its client's messages: collected inside
+	 * PostgresMain, less the reads from the socket (whether the next
+	 * message is there yet depends on time) and the statistics flush (it
+	 * runs by the clock).  Each --toggle-collect turns collection on
+	 * entering its function and off leaving it, nested.
+	 */
+	wrapper[n++] = "--toggle-collect=PostgresMain";
+	wrapper[n++] = "--toggle-collect=secure_read";
+	wrapper[n++] = "--toggle-collect=pgstat_report_stat";
+	/*
+	 * ... and the session's start: the backend that starts first after
+	 * autovacuum has touched a catalog writes the relation cache's init
+	 * file anew (2.2 million instructions on Postgres 15), which depends
+	 * on the clock too.
+	 */
+	wrapper[n++] = "--toggle-collect=InitPostgres";
+	wrapper[n] = NULL;
+	return wrapper;
+}
+
+char *const *
+mbm_count_wrapper_my(void)
+{
+	int			n = wrapper_common(false);
+
+	wrapper[n++] = "--separate-threads=yes";
+
+	/*
+	 * Only the commands: whether a command's packet is already there when
+	 * the thread reads it (one recv) or not yet (recv, poll, recv) depends
+	 * on time, 0.1-0.3% of a query under load.
+	 */
+	wrapper[n++] = "--toggle-collect=dispatch_command*";
 	wrapper[n] = NULL;
 	return wrapper;
 }
@@ -228,7 +253,7 @@ mbm_count_wrapper(const mbm_any_build *ab)
 /*
  * callgrind_control OPTION [ARG] on MariaDB server srv, as its user: 0 or
  * -1.  Never on a Postgres server: its gdbserver breaking into a
- * postmaster as a SIGCHLD arrives aborts callgrind (mbm_count_wrapper).
+ * postmaster as a SIGCHLD arrives aborts callgrind (mbm_count_wrapper_pg_wire).
  */
 static int
 callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *err, size_t errlen)
@@ -246,20 +271,21 @@ callgrind(const mbm_myserver *srv, const char *option, const char *arg, char *er
 }
 
 int
-mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
-				char *err, size_t errlen)
+mbm_count_ready_pg(const mbm_pgserver *pgs, char *err, size_t errlen)
+{
+	PGconn	   *conn = mbm_pg_connect(pgs, "microbench", err, errlen);
+	int			rc = conn ? mbm_pg_exec(conn, "SELECT bench_prewarm()", 0, NULL, NULL, 0, err,
+									   errlen) : -1;
+
+	PQfinish(conn);
+	return rc;
+}
+
+int
+mbm_count_ready_my(const mbm_myserver *mys, char *err, size_t errlen)
 {
 	int			t;
 
-	if (ab->pg)
-	{
-		PGconn	   *conn = mbm_pg_connect(pgs, "microbench", err, errlen);
-		int			rc = conn ? mbm_pg_exec(conn, "SELECT bench_prewarm()", 0, NULL, NULL, 0, err,
-										   errlen) : -1;
-
-		PQfinish(conn);
-		return rc;
-	}
 	/* every leaf of the primary key (the rows) and of the secondary index */
 	for (t = 1; t <= rq.tables; t++)
 	{
@@ -278,7 +304,7 @@ mbm_count_ready(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myse
 
 /*
  * -1 and why in err when the dump at path cannot tell REP repetitions (it
- * has no instructions' addresses: not written with mbm_count_wrapper's
+ * has no instructions' addresses: not written with mbm_count_wrapper_*'s
  * options), 0 otherwise.
  */
 static int
@@ -392,7 +418,7 @@ my_window_count(const mbm_myserver *srv, mbm_cg_counts *sum, mbm_cg_functions *f
  * cannot be reached by callgrind_control (valgrind's gdbserver is not
  * there after a fork), so its window cannot be marked from outside: a
  * backend's count is its total at exit, collected inside PostgresMain only
- * (mbm_count_wrapper), and the window is the difference of two runs of
+ * (mbm_count_wrapper_pg_wire), and the window is the difference of two runs of
  * the same seed on the same server, one with the cell's window and one
  * with a window of one event.  Connecting, preparing, the warm-up and
  * exiting are in both and cancel.  The backends are the workers' (the
@@ -597,97 +623,143 @@ add_cache_figures(mbm_record *rec, const mbm_cg_counts *c)
  * note that says what they hold.
  */
 static void
-add_counts(const mbm_any_build *ab, const mbm_limits *lim, const mbm_cg_counts *c,
-		   const mbm_cg_functions *fns, const wire_run *ww, mbm_record *rec)
+add_counts(const mbm_cg_counts *c, const mbm_cg_functions *fns, const char *note,
+		   const char *settings, bool harness_known, mbm_record *rec)
 {
-	char		note[2048];
-	double		events = mbm_record_number(rec, "events", 0);
-	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
-		" slows the clock's work unequally for two builds";
-	const char *pg_settings = "wal_buffers=64kB, wal_writer_delay=10s: the WAL writer initialises WAL"
-		" pages ahead of the backend whenever it wakes, which moves a write's work by the clock";
+	mbm_record_set_int(rec, "instructions", mbm_cg_instructions(c));
+	mbm_record_set_text(rec, "instructions_counter", counter_name);
+	mbm_record_set_text(rec, "hw_counters_note", note);
+	add_cache_figures(rec, c);
+	mbm_record_set_int_or_null(rec, "harness_instructions", harness_known, c->object_instructions);
+	mbm_record_set_text(rec, "count_settings", settings);
+	mbm_record_set_int(rec, "instructions_valgrind", c->v[MBM_CG_IR]);
+	mbm_record_set_json(rec, "functions", mbm_cg_functions_json(fns));
+}
 
-	if (ww)
+/* Why a counted Postgres server has its count settings (mbm_count_pg_settings), as its runs record it. */
+static const char pg_settings_why[] = "wal_buffers=64kB, wal_writer_delay=10s: the WAL writer initialises"
+	" WAL pages ahead of the backend whenever it wakes, which moves a write's work by the clock";
+
+/* The simulated caches' text for a note: "; simulated caches ..." or "". */
+static const char *
+caches_text(const mbm_cg_counts *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
+	return buf;
+}
+
+/*
+ * A counted run's end, whatever its kind: a window that did not run the
+ * events asked fails; otherwise its counts and note go into the row.
+ */
+static mbm_run_outcome
+finish_count(mbm_run_outcome outcome, const mbm_limits *lim, mbm_record *rec, char *err,
+			 size_t errlen)
+{
+	if (outcome == RUN_OK && lim->events > 0 && mbm_record_number(rec, "events", 0) != lim->events)
 	{
-		char		pids[2][200] = {"", ""};
-		int			i,
-					r;
+		snprintf(err, errlen, "the window ran %.0f of its %lld events", mbm_record_number(rec, "events", 0),
+				 lim->events);
+		return RUN_FAILED;
+	}
+	return outcome;
+}
 
+mbm_run_outcome
+mbm_count_pg(const mbm_pgserver *pgs, const char *workload, int round, const mbm_limits *lim,
+			 mbm_record **rec, char *err, size_t errlen)
+{
+	mbm_cg_counts c;
+	mbm_cg_functions fns = {0};
+	mbm_run_outcome outcome;
+	char		note[2048],
+				caches[320];
+
+	*rec = NULL;
+	outcome = mbm_measure_pg(pgs, workload, round, lim, rec, err, errlen);
+	if (outcome == RUN_OK && pg_window_count(*rec, &c, &fns, err, errlen) != 0)
+		outcome = RUN_FAILED;
+	if ((outcome = finish_count(outcome, lim, *rec, err, errlen)) == RUN_OK)
+	{
+		snprintf(note, sizeof(note), "%s: the window of the background worker (pid %.0f): each of its"
+				 " %.0f events from its transaction's start to its commit, after %lld warm-up events%s;"
+				 " nothing of connecting, preparing, the warm-up, the statistics flush or the waits between"
+				 " events, nor what the process inherited from the postmaster%s", counter_name,
+				 mbm_record_number(*rec, "client_pids", 0), mbm_record_number(*rec, "events", 0),
+				 lim->warmup_events, lim->checkpoint ? " and a checkpoint" : "",
+				 caches_text(&c, caches, sizeof(caches)));
+		add_counts(&c, &fns, note, pg_settings_why, true, *rec);
+	}
+	mbm_cg_functions_free(&fns);
+	return outcome;
+}
+
+mbm_run_outcome
+mbm_count_pg_wire(const mbm_pgserver *pgs, const char *workload, int round, const mbm_limits *lim,
+				  mbm_record **rec, char *err, size_t errlen)
+{
+	mbm_cg_counts c;
+	mbm_cg_functions fns = {0};
+	mbm_run_outcome outcome;
+	wire_run	wr[2] = {{0}, {0}};
+	char		note[2048],
+				caches[320],
+				pids[2][200] = {"", ""};
+	double		events;
+	int			i,
+				r;
+
+	*rec = NULL;
+	outcome = wire_measure(pgs, workload, round, lim, rec, &c, &fns, &wr[0], &wr[1], err, errlen);
+	if ((outcome = finish_count(outcome, lim, *rec, err, errlen)) == RUN_OK)
+	{
 		for (r = 0; r < 2; r++)
-			for (i = 0; i < ww[r].nbackends; i++)
+			for (i = 0; i < wr[r].nbackends; i++)
 				snprintf(pids[r] + strlen(pids[r]), sizeof(pids[r]) - strlen(pids[r]), "%s%d",
-						 i ? ", " : "", (int) ww[r].backends[i]);
+						 i ? ", " : "", (int) wr[r].backends[i]);
+		events = mbm_record_number(*rec, "events", 0);
 		snprintf(note, sizeof(note), "%s: over the wire, the backends of the client's workers (pids %s),"
 				 " inside PostgresMain less the reads from the socket and the statistics flush, to their"
 				 " exit (%lld instructions), less the same of a run of the same seed with a window of one"
 				 " event (pids %s, %lld):"
 				 " the window's %.0f events after %lld warm-up events%s, per event as events 2 to %.0f;"
 				 " nothing of connecting (the session's start is not collected at all), preparing, the warm-up or exiting,"
-				 " nor of the postmaster%s%s",
-				 counter_name, pids[0], ww[0].total, pids[1], ww[1].total, events, lim->warmup_events,
-				 lim->checkpoint ? " and a checkpoint" : "", events,
-				 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
+				 " nor of the postmaster%s",
+				 counter_name, pids[0], wr[0].total, pids[1], wr[1].total, events, lim->warmup_events,
+				 lim->checkpoint ? " and a checkpoint" : "", events, caches_text(&c, caches, sizeof(caches)));
+		add_counts(&c, &fns, note, pg_settings_why, false, *rec);
 	}
-	else if (ab->pg)
-		snprintf(note, sizeof(note), "%s: the window of the background worker (pid %.0f): each of its"
-				 " %.0f events from its transaction's start to its commit, after %lld warm-up events%s;"
-				 " nothing of connecting, preparing, the warm-up, the statistics flush or the waits between"
-				 " events, nor what the process inherited from the postmaster%s%s", counter_name,
-				 mbm_record_number(rec, "client_pids", 0), events,
-				 lim->warmup_events, lim->checkpoint ? " and a checkpoint" : "",
-				 rq.cache_sim ? "; simulated caches " : "", rq.cache_sim ? c->caches : "");
-	else
-		snprintf(note, sizeof(note), "%s: the server's commands (dispatch_command) between the window's"
-				 " two marks, its %.0f events after %lld warm-up events on the same connection; the server"
-				 " does not purge (%s)%s%s", counter_name, events,
-				 lim->warmup_events, settings, rq.cache_sim ? "; simulated caches " : "",
-				 rq.cache_sim ? c->caches : "");
-	mbm_record_set_int(rec, "instructions", mbm_cg_instructions(c));
-	mbm_record_set_text(rec, "instructions_counter", counter_name);
-	mbm_record_set_text(rec, "hw_counters_note", note);
-	add_cache_figures(rec, c);
-	mbm_record_set_int_or_null(rec, "harness_instructions", ab->pg && !ww, c->object_instructions);
-	mbm_record_set_text(rec, "count_settings", ab->pg ? pg_settings : settings);
-	mbm_record_set_int(rec, "instructions_valgrind", c->v[MBM_CG_IR]);
-	mbm_record_set_json(rec, "functions", mbm_cg_functions_json(fns));
+	mbm_cg_functions_free(&fns);
+	return outcome;
 }
 
 mbm_run_outcome
-mbm_count_measure(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
-				  const char *workload, int round, const mbm_limits *lim, mbm_record **rec,
-				  char *err, size_t errlen)
+mbm_count_my(const mbm_myserver *mys, const char *workload, int round, const mbm_limits *lim,
+			 mbm_record **rec, char *err, size_t errlen)
 {
+	const char *settings = "innodb_force_recovery=2: no purge, which runs by the clock, and valgrind"
+		" slows the clock's work unequally for two builds";
 	mbm_limits	with_mark = *lim;
 	mbm_cg_counts c;
 	mbm_cg_functions fns = {0};
 	mbm_run_outcome outcome;
-	wire_run	wr[2] = {{0}, {0}};
-	int			counted = 0;
+	char		note[2048],
+				caches[320];
 
 	*rec = NULL;
-	if (ab->pg && ab->wire)
-		outcome = wire_measure(pgs, workload, round, lim, rec, &c, &fns, &wr[0], &wr[1], err, errlen);
-	else if (ab->pg)
-		outcome = mbm_measure_pg(pgs, workload, round, lim, rec, err, errlen);
-	else
-	{
-		with_mark.mark = mark_my_window;
-		with_mark.mark_arg = (void *) mys;
-		outcome = mbm_measure_my(mys, NULL, workload, round, &with_mark, rec, err, errlen);
-	}
-	if (outcome == RUN_OK && !ab->wire)
-		counted = ab->pg ? pg_window_count(*rec, &c, &fns, err, errlen) :
-			my_window_count(mys, &c, &fns, err, errlen);
-	if (outcome == RUN_OK && counted != 0)
+	with_mark.mark = mark_my_window;
+	with_mark.mark_arg = (void *) mys;
+	outcome = mbm_measure_my(mys, NULL, workload, round, &with_mark, rec, err, errlen);
+	if (outcome == RUN_OK && my_window_count(mys, &c, &fns, err, errlen) != 0)
 		outcome = RUN_FAILED;
-	else if (outcome == RUN_OK && lim->events > 0 && mbm_record_number(*rec, "events", 0) != lim->events)
+	if ((outcome = finish_count(outcome, lim, *rec, err, errlen)) == RUN_OK)
 	{
-		snprintf(err, errlen, "the window ran %.0f of its %lld events", mbm_record_number(*rec, "events", 0),
-				 lim->events);
-		outcome = RUN_FAILED;
+		snprintf(note, sizeof(note), "%s: the server's commands (dispatch_command) between the window's"
+				 " two marks, its %.0f events after %lld warm-up events on the same connection; the server"
+				 " does not purge (%s)%s", counter_name, mbm_record_number(*rec, "events", 0),
+				 lim->warmup_events, settings, caches_text(&c, caches, sizeof(caches)));
+		add_counts(&c, &fns, note, settings, false, *rec);
 	}
-	if (outcome == RUN_OK)
-		add_counts(ab, lim, &c, &fns, ab->wire ? wr : NULL, *rec);
 	mbm_cg_functions_free(&fns);
 	return outcome;
 }

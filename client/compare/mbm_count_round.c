@@ -5,7 +5,7 @@
  * it holds: so one start of a build under valgrind serves all its read
  * cells of the round (the reads change nothing), and each write cell gets a
  * fresh copy of the pristine data and a start of its own.  Every start is
- * made ready first (mbm_count_ready: the tables and indexes read into the
+ * made ready first (mbm_server_prewarm: the tables and indexes read into the
  * buffers).  In round 1 the builds take turns, A B (and B A in a round
  * that takes turns again); from round 2, once every cell's window is set,
  * they run side by side on a machine of two CPUs or more
@@ -26,6 +26,7 @@
 #include "mbm_count_round.h"
 #include "mbm_count_sides.h"
 #include "mbm_finish.h"
+#include "mbm_kinds.h"
 #include "mbm_measure.h"
 #include "mbm_proc.h"
 #include "mbm_run_one.h"
@@ -57,15 +58,14 @@ count_one(const mbm_any_build *ab, int w, int round, const char *log, const char
 		.counted = true,
 		.seed = mbm_count_seed(round),
 		.warmup_events = mbm_count_warmup_events(),
-		.checkpoint = ab->pg && wl != NULL && wl->group == MB_GROUP_WRITE,
+		.checkpoint = mbm_kind_checkpoints_writes(ab) && wl != NULL && wl->group == MB_GROUP_WRITE,
 	};
 	char		err[1024] = "";
 	mbm_record *rec = NULL;
 	uint64_t	t0 = mbm_now_ns();
 	mbm_run_outcome outcome;
 
-	outcome = mbm_count_measure(ab, &run_pg_server, &run_my_server, rq.workloads[w], round, &lim,
-								&rec, err, sizeof(err));
+	outcome = mbm_server_counted(&run_server, rq.workloads[w], round, &lim, &rec, err, sizeof(err));
 	if (outcome != RUN_OK && mbm_proc_stop_signal())
 		outcome = RUN_STOPPED;
 	if (outcome == RUN_OK && *events == 0)
@@ -99,25 +99,21 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 				started;
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.rundir);
-	mbm_servers.wrapper = mbm_count_wrapper(ab);
-	mbm_servers.count_settings = mbm_count_server_settings(ab);
-	started = mbm_run_start(ab, &run_pg_server, &run_my_server, copy, mbm_count_side_port(),
-							mbm_count_side_socket(), "server.log", &copy_s, &start_s, err, sizeof(err));
-	mbm_servers.wrapper = NULL;
-	mbm_servers.count_settings = NULL;
-	log = ab->pg ? run_pg_server.log : run_my_server.log;
+	started = mbm_server_start(&run_server, ab, copy,
+							   &(mbm_place) {mbm_count_side_port(), mbm_count_side_socket(), "server.log"},
+							   true, &copy_s, &start_s, err, sizeof(err));
+	log = run_server.log;
 	if (started != 0)
 	{
-		mbm_count_explain_start(log, err, sizeof(err));
 		say("%s", err);
 		return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 	}
 	progress.copy_s += copy_s;
 	progress.boot_s += start_s;
 	snprintf(progress.counted_command[ab - rq.measured], sizeof(progress.counted_command[0]), "%s",
-			 ab->pg ? run_pg_server.command : run_my_server.command);
+			 run_server.command);
 	t1 = mbm_now_ns();
-	if (mbm_count_ready(ab, &run_pg_server, &run_my_server, err, sizeof(err)) != 0)
+	if (mbm_server_prewarm(&run_server, err, sizeof(err)) != 0)
 	{
 		say("%s %s: the counted server could not be made ready: %s", mbm_column_dbms(ab), ab->label, err);
 		outcome = mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
@@ -128,8 +124,7 @@ count_on_one_start(const mbm_any_build *ab, const int *ws, int n, int round)
 		if ((outcome = count_one(ab, ws[i], round, log, around)) != RUN_STOPPED && mbm_proc_stop_signal())
 			outcome = RUN_STOPPED;
 	t1 = mbm_now_ns();
-	mbm_pg_stop(&run_pg_server);
-	mbm_my_stop(&run_my_server);
+	mbm_server_stop(&run_server);
 	mbm_proc_remove_tree(copy);
 	progress.stop_s += (mbm_now_ns() - t1) / 1e9;
 	progress.counted_runs += n;

@@ -6,10 +6,11 @@
 #include "mbm.h"
 #include "mbm_finish.h"
 #include "mbm_fleet.h"
-#include "mbm_myserver.h"
+#include "mbm_kinds.h"
 #include "mbm_pgserver.h"
 #include "mbm_proc.h"
 #include "mbm_reports.h"
+#include "mbm_setup.h"
 #include "mbm_state.h"
 
 #include <signal.h>
@@ -25,13 +26,10 @@ mbm_finish(const char *status, int code)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	snprintf(progress.status, sizeof(progress.status), "%s", status);
-	mbm_pg_stop(&run_pg_server);
-	mbm_my_stop(&run_my_server);
+	mbm_server_stop(&run_server);
 	for (int k = 0; k < MAX_BUILDS; k++)
-	{
-		mbm_pg_stop(&turn_pg_servers[k]);
-		mbm_my_stop(&turn_my_servers[k]);
-	}
+		mbm_server_stop(&turn_servers[k]);
+	mbm_setup_stop();
 	if (progress.order)
 	{
 		mbm_reports_write();

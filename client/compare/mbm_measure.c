@@ -49,35 +49,56 @@ run_client(char *const *connection, int nconnection, const char *const *extra, i
 	return mbm_proc_run_stopping(argv, &how, mark, mark_arg, err, errlen);
 }
 
+/*
+ * The options that connect this program to a server: its driver, and
+ * where the server is and as whom.
+ */
+typedef struct client_connection
+{
+	char	   *argv[6];
+	int			n;
+	char		text[3][1100];
+} client_connection;
+
+/* The mysql driver to MariaDB or MySQL server srv: its socket, the admin user. */
+static const client_connection *
+my_connection(const mbm_myserver *srv, client_connection *c)
+{
+	snprintf(c->text[0], sizeof(c->text[0]), "--mysql-socket=%s", srv->sock);
+	snprintf(c->text[1], sizeof(c->text[1]), "--mysql-user=%s", mbm_my_user(srv->build));
+	c->n = 0;
+	c->argv[c->n++] = "--db-driver=mysql";
+	c->argv[c->n++] = c->text[0];
+	c->argv[c->n++] = c->text[1];
+	c->argv[c->n++] = "--mysql-db=sbtest";
+	return c;
+}
+
+/* The pgsql driver to Postgres server srv, on the database bench_run() uses. */
+static const client_connection *
+pg_wire_connection(const mbm_pgserver *srv, client_connection *c)
+{
+	snprintf(c->text[0], sizeof(c->text[0]), "--pgsql-host=%s", srv->sockdir);
+	snprintf(c->text[1], sizeof(c->text[1]), "--pgsql-port=%d", srv->port);
+	snprintf(c->text[2], sizeof(c->text[2]), "--pgsql-user=%s", mbm_pg_role());
+	c->n = 0;
+	c->argv[c->n++] = "--db-driver=pgsql";
+	c->argv[c->n++] = c->text[0];
+	c->argv[c->n++] = c->text[1];
+	c->argv[c->n++] = c->text[2];
+	c->argv[c->n++] = "--pgsql-db=microbench";
+	return c;
+}
+
 int
 mbm_my_client(const mbm_myserver *srv, const char *const *extra, int nextra,
 			  int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
 			  char *err, size_t errlen)
 {
-	char		sock[200],
-				user[96];
-	char	   *connection[] = {"--db-driver=mysql", sock, user, "--mysql-db=sbtest"};
+	client_connection c;
 
-	snprintf(sock, sizeof(sock), "--mysql-socket=%s", srv->sock);
-	snprintf(user, sizeof(user), "--mysql-user=%s", mbm_my_user(srv->build));
-	return run_client(connection, 4, extra, nextra, mark, mark_arg, err, errlen);
-}
-
-/* The pgsql driver against Postgres server srv, on the database bench_run() uses. */
-static int
-pg_wire_client(const mbm_pgserver *srv, const char *const *extra, int nextra,
-			   int (*mark) (int edge, void *arg, char *err, size_t errlen), void *mark_arg,
-			   char *err, size_t errlen)
-{
-	char		host[1100],
-				port[32],
-				user[96];
-	char	   *connection[] = {"--db-driver=pgsql", host, port, user, "--pgsql-db=microbench"};
-
-	snprintf(host, sizeof(host), "--pgsql-host=%s", srv->sockdir);
-	snprintf(port, sizeof(port), "--pgsql-port=%d", srv->port);
-	snprintf(user, sizeof(user), "--pgsql-user=%s", mbm_pg_role());
-	return run_client(connection, 5, extra, nextra, mark, mark_arg, err, errlen);
+	my_connection(srv, &c);
+	return run_client(c.argv, c.n, extra, nextra, mark, mark_arg, err, errlen);
 }
 
 /* One run on Postgres server srv, up: bench_run() in it; its row into *rec. */
@@ -151,13 +172,12 @@ mbm_measure_pg(const mbm_pgserver *srv, const char *workload, int round, const m
 }
 
 /*
- * One run of this program as a client of a server that is up: of MariaDB
- * or MySQL server mys, or over the wire of Postgres server pgs.  Its row
- * into *rec.  instance names the server's start (NULL: the client
- * asks the server, which knows it).
+ * One run of this program as a client of a server that is up, connected
+ * by conn: its row into *rec.  instance names the server's start (NULL:
+ * the client asks the server, which knows it).
  */
 static mbm_run_outcome
-measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *label,
+measure_client(const client_connection *conn, const char *label,
 			   const char *instance, const char *workload, int round, const mbm_limits *lim,
 			   bool no_monitor, mbm_record **rec, char *err, size_t errlen)
 {
@@ -217,8 +237,8 @@ measure_client(const mbm_myserver *mys, const mbm_pgserver *pgs, const char *lab
 	extra[n++] = "run";
 	extra[n++] = workload;
 	unlink(file);
-	if ((mys ? mbm_my_client(mys, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen) :
-		 pg_wire_client(pgs, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err, errlen)) != 0)
+	if (run_client(conn->argv, conn->n, extra, n, lim->counted ? lim->mark : NULL, lim->mark_arg, err,
+				   errlen) != 0)
 	{
 		snprintf(err + strlen(err), errlen - strlen(err), " (%s/client.log)", progress.logdir);
 		return RUN_FAILED;
@@ -241,14 +261,18 @@ mbm_run_outcome
 mbm_measure_my(const mbm_myserver *srv, const char *instance, const char *workload, int round,
 			   const mbm_limits *lim, mbm_record **rec, char *err, size_t errlen)
 {
-	return measure_client(srv, NULL, srv->build->label, instance, workload, round, lim, false, rec,
-						  err, errlen);
+	client_connection c;
+
+	return measure_client(my_connection(srv, &c), srv->build->label, instance, workload, round, lim,
+						  false, rec, err, errlen);
 }
 
 mbm_run_outcome
 mbm_measure_pg_wire(const mbm_pgserver *srv, const char *workload, int round, const mbm_limits *lim,
 					bool no_monitor, mbm_record **rec, char *err, size_t errlen)
 {
-	return measure_client(NULL, srv, srv->build->label, NULL, workload, round, lim, no_monitor, rec,
-						  err, errlen);
+	client_connection c;
+
+	return measure_client(pg_wire_connection(srv, &c), srv->build->label, NULL, workload, round, lim,
+						  no_monitor, rec, err, errlen);
 }

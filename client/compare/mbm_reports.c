@@ -8,6 +8,7 @@
 #include "mbm_setup.h"
 #include "mbm_fleet.h"
 #include "mbm_count.h"
+#include "mbm_kinds.h"
 #include "mbm_labels.h"
 #include "mbm_machine.h"
 #include "mbm_state.h"
@@ -195,8 +196,9 @@ json_pair(FILE *f, const char *key, const char *value, bool last)
 static void
 write_counting(FILE *f)
 {
-	int			family,
-				w;
+	int			column,
+				w,
+				k;
 	bool		first = true;
 
 	fprintf(f, "  \"metric\": \"%s\",\n", rq.timed && rq.counted ? "both" : rq.timed ? "qps" : "instructions");
@@ -208,18 +210,25 @@ write_counting(FILE *f)
 			" \"seeds\": \"round r: --seed + r, every build alike\", \"warmup_events\": %lld,"
 			" \"windows\": [", rq.count_threshold, rq.cache_sim ? "true" : "false",
 			mbm_count_seed(1), mbm_count_warmup_events());
-	for (family = 0; family < MBM_COLUMNS; family++)
-		for (w = 0; w < rq.nworkloads; w++)
+	for (column = 0; column < MBM_COLUMNS; column++)
+	{
+		const char *dbms = NULL;
+
+		/* the column's name, as its builds' kind has it */
+		for (k = 0; k < rq.nmeasured; k++)
+			if (mbm_column(&rq.measured[k]) == (mbm_column_id) column)
+				dbms = mbm_column_dbms(&rq.measured[k]);
+		for (w = 0; w < rq.nworkloads && dbms != NULL; w++)
 		{
-			if (progress.count_events[family][w] == 0)
+			if (progress.count_events[column][w] == 0)
 				continue;
 			fprintf(f, "%s\n    {", first ? "" : ",");
-			json_pair(f, "dbms", family == 0 ? "postgres" : family == 2 ? "postgres-wire" : rq.my[0].kind,
-					  false);
+			json_pair(f, "dbms", dbms, false);
 			json_pair(f, "workload", rq.workloads[w], false);
-			fprintf(f, "\"events\": %lld}", progress.count_events[family][w]);
+			fprintf(f, "\"events\": %lld}", progress.count_events[column][w]);
 			first = false;
 		}
+	}
 	/* the in-server harness: one compiler and its flags build it into every build */
 	if (rq.harness != NULL && mbm_setup_harness_compiler()[0] != '\0')
 	{
@@ -298,19 +307,18 @@ mbm_manifest_write(void)
 	fprintf(f, "  \"builds\": [");
 	for (i = 0; i < rq.nall; i++)
 	{
-		const mbm_pgbuild *b = rq.all[i].pg;
-		const mbm_mybuild *m = rq.all[i].my;
+		mbm_build_facts facts;
 
+		mbm_build_facts_of(&rq.all[i], &facts);
 		fprintf(f, "%s\n    {", i ? "," : "");
-		json_pair(f, "dbms", b ? "postgres" : m->kind, false);
+		json_pair(f, "dbms", mbm_kind_name[rq.all[i].kind].family, false);
 		json_pair(f, "label", rq.all[i].label, false);
-		json_pair(f, "path", b ? b->prefix : m->binary, false);
-		json_pair(f, "version", b ? b->version : m->version, false);
-		json_pair(f, "cc", b ? b->cc : m->cc[0] ? m->cc : NULL, false);
-		json_pair(f, "cflags", b ? b->cflags : m->cflags[0] ? m->cflags : NULL, false);
+		json_pair(f, "path", facts.path, false);
+		json_pair(f, "version", facts.version, false);
+		json_pair(f, "cc", facts.cc, false);
+		json_pair(f, "cflags", facts.cflags, false);
 		{
-			const char *set = b ? b->settings : m->settings;
-			char	   *flat = set ? strdup(set) : NULL;
+			char	   *flat = facts.settings ? strdup(facts.settings) : NULL;
 			char	   *c;
 
 			/* one line, as --set gave them: "a=1 b=2" */

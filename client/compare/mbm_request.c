@@ -7,6 +7,7 @@
 #include "mbm.h"
 #include "mbm_request.h"
 #include "mbm_count.h"
+#include "mbm_kinds.h"
 #include "mbm_labels.h"
 #include "mbm_myserver.h"
 #include "mbm_pgserver.h"
@@ -305,6 +306,7 @@ take_build(const char *kind, const char *arg)
 	{
 		rq.builds[rq.nbuilds].label = spec;
 		rq.builds[rq.nbuilds].prefix = eq + 1;
+		rq.all[rq.nall].kind = MBM_KIND_PG;
 		rq.all[rq.nall++].pg = &rq.builds[rq.nbuilds++];
 	}
 	else
@@ -312,6 +314,7 @@ take_build(const char *kind, const char *arg)
 		rq.my[rq.nmy].kind = kind;
 		rq.my[rq.nmy].label = spec;
 		rq.my[rq.nmy].binary = eq + 1;
+		rq.all[rq.nall].kind = strcmp(kind, "mysql") == 0 ? MBM_KIND_MYSQL : MBM_KIND_MARIADB;
 		rq.all[rq.nall++].my = &rq.my[rq.nmy++];
 	}
 }
@@ -530,11 +533,10 @@ check_builds(void)
 			refuse("label \"%s\" must be letters, digits and . _ + - only", rq.all[i].label);
 		for (j = 0; j < i; j++)
 			if (strcmp(rq.all[i].label, rq.all[j].label) == 0 &&
-				(rq.all[i].pg != NULL) == (rq.all[j].pg != NULL))
+				mbm_column(&rq.all[i]) == mbm_column(&rq.all[j]))
 				refuse("label \"%s\" is used twice for %s", rq.all[i].label,
-					   rq.all[i].pg ? "postgres" : rq.all[i].my->kind);
-		if (rq.all[i].pg ? mbm_pgbuild_inspect(rq.all[i].pg, err, sizeof(err)) != 0 :
-			mbm_mybuild_inspect(rq.all[i].my, err, sizeof(err)) != 0)
+					   mbm_kind_name[rq.all[i].kind].family);
+		if (mbm_build_inspect(&rq.all[i], err, sizeof(err)) != 0)
 			refuse("%s", err);
 	}
 	check_module_dirs();
@@ -627,7 +629,7 @@ check_sets(void)
 		}
 		for (j = 0; j < rq.nall; j++)
 			found |= strlen(rq.all[j].label) == ll && strncmp(rq.all[j].label, label, ll) == 0 &&
-				(dbms == NULL || strcmp(dbms, rq.all[j].pg ? "postgres" : rq.all[j].my->kind) == 0);
+				(dbms == NULL || strcmp(dbms, mbm_kind_name[rq.all[j].kind].family) == 0);
 		if (!found)
 			refuse("--set %s: no %s%sbuild is labelled \"%.*s\"", spec, dbms ? dbms : "",
 				   dbms ? " " : "", (int) ll, label);
@@ -701,12 +703,15 @@ choose_paths(bool path_given)
 		refuse("--path says how Postgres builds are measured: give --pg builds, or leave it out");
 	for (i = 0; i < rq.nall; i++)
 	{
-		if (rq.all[i].my || rq.in_server)
+		bool		pg = rq.all[i].kind == MBM_KIND_PG;
+
+		/* the kind of each measured server, chosen here once: a Postgres build's by --path */
+		if (!pg || rq.in_server)
 			rq.measured[rq.nmeasured++] = rq.all[i];
-		if (rq.all[i].pg && rq.over_wire)
+		if (pg && rq.over_wire)
 		{
 			rq.measured[rq.nmeasured] = rq.all[i];
-			rq.measured[rq.nmeasured++].wire = true;
+			rq.measured[rq.nmeasured++].kind = MBM_KIND_PG_WIRE;
 		}
 	}
 }

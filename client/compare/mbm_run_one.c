@@ -12,10 +12,9 @@
 #include "mbm.h"
 #include "mbm_run_one.h"
 #include "mbm_fleet.h"
+#include "mbm_kinds.h"
 #include "mbm_machine.h"
 #include "mbm_measure.h"
-#include "mbm_myserver.h"
-#include "mbm_pgserver.h"
 #include "mbm_proc.h"
 #include "mbm_setup.h"
 #include "mbm_state.h"
@@ -114,9 +113,8 @@ mbm_run_keep(const mbm_any_build *ab, const char *workload, int round, bool coun
 }
 
 mbm_run_outcome
-mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserver *mys,
-			  const char *instance, const char *workload, int round, double warmup, mbm_record **rec,
-			  char *err, size_t errlen)
+mbm_run_timed(const mbm_any_build *ab, const mbm_server *s, const char *instance, const char *workload,
+			  int round, double warmup, mbm_record **rec, char *err, size_t errlen)
 {
 	mbm_machine_reading *neighbours = mbm_machine_begin();
 	mbm_limits	timed = {.seconds = rq.seconds, .warmup = warmup};
@@ -125,13 +123,8 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 				what[256];
 	double		share;
 
-	if (ab->pg && ab->wire)
-		outcome = mbm_measure_pg_wire(pgs, workload, round, &timed, false, rec, err, errlen);
-	else if (ab->pg)
-		outcome = mbm_measure_pg(pgs, workload, round, &timed, rec, err, errlen);
-	else
-		outcome = mbm_measure_my(mys, instance, workload, round, &timed, rec, err, errlen);
-	share = mbm_machine_end(neighbours, ab->pg ? pgs->pid : mys->pid, note, sizeof(note));
+	outcome = mbm_server_timed(s, instance, workload, round, &timed, rec, err, errlen);
+	share = mbm_machine_end(neighbours, s->pid, note, sizeof(note));
 	if (outcome == RUN_OK)
 	{
 		/* the share of a CPU other processes took while it ran, and the note naming them */
@@ -148,31 +141,6 @@ mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs, const mbm_myserv
 	if (outcome != RUN_OK && mbm_proc_stop_signal())
 		outcome = RUN_STOPPED;
 	return outcome;
-}
-
-int
-mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys, const char *copy,
-			  int port, const char *sockname, const char *logname, double *copy_s, double *start_s,
-			  char *err, size_t errlen)
-{
-	char		pristine[1100];
-	uint64_t	t0 = mbm_now_ns(),
-				t1;
-	int			started;
-
-	*copy_s = *start_s = 0;
-	mbm_pristine_path(ab, pristine, sizeof(pristine));
-	if (mbm_proc_copy(pristine, copy, ab->pg ? mbm_servers.pg_user : mbm_servers.my_user,
-					  err, errlen) != 0)
-		return -1;
-	t1 = mbm_now_ns();
-	started = ab->pg ? mbm_pg_start(pgs, ab->pg, copy, port, logname, false, err, errlen) :
-		mbm_my_start(mys, ab->my, copy, sockname, logname, err, errlen);
-	if (started != 0)
-		mbm_proc_remove_tree(copy);
-	*copy_s = (t1 - t0) / 1e9;
-	*start_s = (mbm_now_ns() - t1) / 1e9;
-	return started;
 }
 
 /*
@@ -196,19 +164,17 @@ mbm_run_one(const mbm_any_build *ab, const char *workload, int round)
 	char		around[128];
 
 	snprintf(copy, sizeof(copy), "%s/run", progress.rundir);
-	if (mbm_run_start(ab, &run_pg_server, &run_my_server, copy, RUN_PORT, "my.sock", "server.log",
-					  &copy_s, &start_s, err, sizeof(err)) != 0)
+	if (mbm_server_start(&run_server, ab, copy, &(mbm_place) {RUN_PORT, "my.sock", "server.log"}, false,
+						 &copy_s, &start_s, err, sizeof(err)) != 0)
 	{
 		say("%s", err);
 		return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
 	}
-	log = ab->pg ? run_pg_server.log : run_my_server.log;
+	log = run_server.log;
 	t2 = mbm_now_ns();
-	outcome = mbm_run_timed(ab, &run_pg_server, &run_my_server, NULL, workload, round, rq.warmup,
-							&rec, err, sizeof(err));
+	outcome = mbm_run_timed(ab, &run_server, NULL, workload, round, rq.warmup, &rec, err, sizeof(err));
 	t3 = mbm_now_ns();
-	mbm_pg_stop(&run_pg_server);
-	mbm_my_stop(&run_my_server);
+	mbm_server_stop(&run_server);
 	t4 = mbm_now_ns();
 	mbm_proc_remove_tree(copy);
 	t5 = mbm_now_ns();

@@ -17,21 +17,11 @@ extern mbm_run_outcome mbm_run_one(const mbm_any_build *ab, const char *workload
 /* The time one timed run takes from copy to removal: measured, else guessed. */
 extern double mbm_run_estimate(void);
 /*
- * A fresh copy of ab's pristine data at copy, and ab's server started on
- * it as pgs or mys (by its family; port for Postgres, sockname for
- * MariaDB/MySQL, both in the work directory): 0, or -1 with err set and the
- * copy removed.  What the copy and the start took into copy_s, start_s.
+ * A timed run of ab on its server s, up, the machine watched while it
+ * runs: its record into *rec.  instance names a MariaDB/MySQL server's
+ * start (NULL: the server says).
  */
-extern int	mbm_run_start(const mbm_any_build *ab, mbm_pgserver *pgs, mbm_myserver *mys,
-						  const char *copy, int port, const char *sockname, const char *logname,
-						  double *copy_s, double *start_s, char *err, size_t errlen);
-/*
- * A timed run of ab on its server, up (pgs or mys, whichever its family's),
- * the machine watched while it runs: its record into *rec.  instance names a
- * MariaDB/MySQL server's start (NULL: the server says).
- */
-extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_pgserver *pgs,
-									 const mbm_myserver *mys, const char *instance,
+extern mbm_run_outcome mbm_run_timed(const mbm_any_build *ab, const mbm_server *s, const char *instance,
 									 const char *workload, int round, double warmup, mbm_record **rec,
 									 char *err, size_t errlen);
 /*

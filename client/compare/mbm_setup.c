@@ -21,6 +21,10 @@
 #include <unistd.h>
 
 /* A file's bytes, NUL-terminated, their number into *size (NULL: not wanted); NULL if unread. */
+/* The servers that make the pristine data, one at a time. */
+static mbm_pgserver pristine_pg;
+static mbm_myserver pristine_my;
+
 static char *
 read_file(const char *path, size_t *size)
 {
@@ -262,11 +266,15 @@ my_pristine_owner(const mbm_mybuild *b)
 }
 
 const char *
-mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len)
+mbm_pristine_path_pg(const mbm_pgbuild *b, char *buf, size_t len)
 {
-	if (ab->pg)
-		return pristine_dir(ab->pg->major, buf, len);
-	snprintf(buf, len, "%s/my-pristine-%d", progress.workdir, my_pristine_owner(ab->my));
+	return pristine_dir(b->major, buf, len);
+}
+
+const char *
+mbm_pristine_path_my(const mbm_mybuild *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/my-pristine-%d", progress.workdir, my_pristine_owner(b));
 	return buf;
 }
 
@@ -287,16 +295,16 @@ make_my_pristine(const mbm_mybuild *b, const char *dir, char *err, size_t errlen
 	fflush(stdout);
 	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
 	if (mbm_my_install_db(b, dir, err, errlen) != 0 ||
-		mbm_my_start(&run_my_server, b, dir, "my.sock", "pristine.log", err, errlen) != 0)
+		mbm_my_start(&pristine_my, b, dir, "my.sock", "pristine.log", err, errlen) != 0)
 		return -1;
-	if (mbm_my_sql(&run_my_server, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
-		mbm_my_client(&run_my_server, extra, 2, NULL, NULL, err, errlen) != 0 ||
-		mbm_my_sql(&run_my_server, "SET GLOBAL innodb_fast_shutdown = 0", err, errlen) != 0)
+	if (mbm_my_sql(&pristine_my, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
+		mbm_my_client(&pristine_my, extra, 2, NULL, NULL, err, errlen) != 0 ||
+		mbm_my_sql(&pristine_my, "SET GLOBAL innodb_fast_shutdown = 0", err, errlen) != 0)
 	{
-		mbm_my_stop(&run_my_server);
+		mbm_my_stop(&pristine_my);
 		return -1;
 	}
-	mbm_my_stop(&run_my_server);
+	mbm_my_stop(&pristine_my);
 	return 0;
 }
 
@@ -408,9 +416,9 @@ mbm_setup_pristine(char *err, size_t errlen)
 			   b->major, b->label, rq.table_size, rq.tables, rq.seed);
 		fflush(stdout);
 		if (mbm_pg_initdb(b, dir, err, errlen) != 0 ||
-			mbm_pg_start(&run_pg_server, b, dir, PRISTINE_PORT, "pristine.log", true, err, errlen) != 0)
+			mbm_pg_start(&pristine_pg, b, dir, PRISTINE_PORT, "pristine.log", true, err, errlen) != 0)
 			return -1;
-		conn = new_database(&run_pg_server, "microbench", err, errlen);
+		conn = new_database(&pristine_pg, "microbench", err, errlen);
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM bench_prepare(%d, %lld, seed => %lld)",
 				 rq.tables, rq.table_size, rq.seed);
 		/*
@@ -432,7 +440,7 @@ mbm_setup_pristine(char *err, size_t errlen)
 			return -1;
 		}
 		PQfinish(conn);
-		conn = mbm_pg_connect(&run_pg_server, "microbench", err, errlen);
+		conn = mbm_pg_connect(&pristine_pg, "microbench", err, errlen);
 		if (conn == NULL || alone(conn, err, errlen) != 0 ||
 			mbm_pg_exec(conn, "VACUUM", 0, NULL, NULL, 0, err, errlen) != 0 ||
 			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0 ||
@@ -442,19 +450,18 @@ mbm_setup_pristine(char *err, size_t errlen)
 			return -1;
 		}
 		PQfinish(conn);
-		mbm_pg_stop(&run_pg_server);
+		mbm_pg_stop(&pristine_pg);
 		tree_bytes = 0;
 		nftw(dir, add_size, 16, FTW_PHYS);
 		progress.pristine_bytes += tree_bytes;
 	}
 	for (i = 0; i < rq.nmy; i++)
 	{
-		mbm_any_build	ab = {rq.my[i].label, NULL, &rq.my[i], false};
 		char		dir[1100];
 
 		if (my_pristine_owner(&rq.my[i]) != i)
 			continue;
-		mbm_pristine_path(&ab, dir, sizeof(dir));
+		mbm_pristine_path_my(&rq.my[i], dir, sizeof(dir));
 		if (make_my_pristine(&rq.my[i], dir, err, errlen) != 0)
 			return -1;
 		tree_bytes = 0;
@@ -515,4 +522,11 @@ mbm_setup_results(char *err, size_t errlen)
 	mbm_servers.cpus = saved_cpus;
 	results = new_database(&results_server, "results", err, errlen);
 	return results ? 0 : -1;
+}
+
+void
+mbm_setup_stop(void)
+{
+	mbm_pg_stop(&pristine_pg);
+	mbm_my_stop(&pristine_my);
 }

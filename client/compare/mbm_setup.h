@@ -23,7 +23,10 @@ extern int	mbm_setup_results(char *err, size_t errlen);
 extern PGconn *mbm_results_connect_again(char *err, size_t errlen);
 /* One pristine data directory per Postgres major and MariaDB/MySQL version. */
 extern int	mbm_setup_pristine(char *err, size_t errlen);
-/* Where build ab's pristine data is. */
-extern const char *mbm_pristine_path(const mbm_any_build *ab, char *buf, size_t len);
+/* Where a Postgres build's pristine data is (one a major), and a MariaDB/MySQL build's (one a version). */
+extern const char *mbm_pristine_path_pg(const mbm_pgbuild *b, char *buf, size_t len);
+extern const char *mbm_pristine_path_my(const mbm_mybuild *b, char *buf, size_t len);
+/* The server making pristine data, if one is up, stopped: on a way out. */
+extern void mbm_setup_stop(void);
 
 #endif							/* MBM_SETUP_H */

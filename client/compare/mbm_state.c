@@ -12,12 +12,17 @@
 
 mbm_request rq;
 mbm_progress progress;
-mbm_pgserver run_pg_server;
-mbm_myserver run_my_server;
-mbm_pgserver turn_pg_servers[MAX_BUILDS];
-mbm_myserver turn_my_servers[MAX_BUILDS];
+mbm_server run_server;
+mbm_server turn_servers[MAX_BUILDS];
 mbm_pgserver results_server;
 PGconn	   *results;
+
+const mbm_kind_names mbm_kind_name[MBM_KINDS] = {
+	[MBM_KIND_PG] = {MBM_COLUMN_PG, "postgres", "postgres", "pg"},
+	[MBM_KIND_PG_WIRE] = {MBM_COLUMN_PG_WIRE, "postgres", "postgres-wire", "pg-wire"},
+	[MBM_KIND_MARIADB] = {MBM_COLUMN_MY, "mariadb", "mariadb", "ma"},
+	[MBM_KIND_MYSQL] = {MBM_COLUMN_MY, "mysql", "mysql", "my"},
+};
 
 void
 mbm_say(const char *tail, const char *fmt, ...)

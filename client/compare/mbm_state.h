@@ -37,23 +37,24 @@ typedef enum mbm_metric
 #define RESULTS_PORT 55399
 
 /*
- * A build of either family, in the order the options gave them; as
- * measured (rq.measured), a Postgres build once per path (--path).
+ * The kinds of measured server.  A build's kind is chosen once, as the
+ * request is checked (a Postgres build once per path); mbm_kinds.c holds
+ * each kind's operations and the steps above it call those, never testing
+ * a kind themselves.  MariaDB and MySQL share their operations and their
+ * report column, not their names.
  */
-typedef struct mbm_any_build
+typedef enum mbm_kind_id
 {
-	const char *label;
-	mbm_pgbuild *pg;			/* one of these two */
-	mbm_mybuild *my;
-	bool		wire;			/* Postgres over the wire: this program's pgsql driver, not bench_run */
-} mbm_any_build;
+	MBM_KIND_PG,				/* Postgres in-server: bench_run() */
+	MBM_KIND_PG_WIRE,			/* Postgres over the wire: this program's pgsql driver */
+	MBM_KIND_MARIADB,			/* MariaDB, this program's mysql driver */
+	MBM_KIND_MYSQL				/* MySQL, the same */
+} mbm_kind_id;
+#define MBM_KINDS 4
 
 /*
- * A report's columns the runner keeps apart, one per kind of measured
- * server: Postgres in-server, MariaDB or MySQL, Postgres over the wire.
- * Their names are the results schema's (run_column(): the run's dbms, or
- * postgres-wire), and the functions below are the only place that maps a
- * build or a name to a column.
+ * A report's columns the runner keeps apart: Postgres in-server, MariaDB or
+ * MySQL, Postgres over the wire.
  */
 typedef enum mbm_column_id
 {
@@ -63,33 +64,79 @@ typedef enum mbm_column_id
 } mbm_column_id;
 #define MBM_COLUMNS 3
 
+/*
+ * A kind's names and column, in one place.  The names are the results
+ * schema's: runs.dbms (family), and run_column()'s (dbms: the run's dbms,
+ * or postgres-wire) that its compare() reports by; short is the reports'
+ * header's.
+ */
+typedef struct mbm_kind_names
+{
+	mbm_column_id column;
+	const char *family;			/* postgres, mariadb or mysql */
+	const char *dbms;			/* postgres, postgres-wire, mariadb or mysql */
+	const char *short_name;		/* pg, pg-wire, ma or my */
+} mbm_kind_names;
+
+extern const mbm_kind_names mbm_kind_name[MBM_KINDS];
+
+/*
+ * A build of either family, in the order the options gave them; as
+ * measured (rq.measured), a Postgres build once per path (--path), its
+ * kind saying which.
+ */
+typedef struct mbm_any_build
+{
+	const char *label;
+	mbm_pgbuild *pg;			/* one of these two */
+	mbm_mybuild *my;
+	mbm_kind_id kind;
+} mbm_any_build;
+
 static inline mbm_column_id
 mbm_column(const mbm_any_build *ab)
 {
-	return ab->pg ? (ab->wire ? MBM_COLUMN_PG_WIRE : MBM_COLUMN_PG) : MBM_COLUMN_MY;
+	return mbm_kind_name[ab->kind].column;
 }
 
 /* The column's name as the results schema's compare() has it (dbms, or postgres-wire). */
 static inline const char *
 mbm_column_dbms(const mbm_any_build *ab)
 {
-	return ab->pg ? (ab->wire ? "postgres-wire" : "postgres") : ab->my->kind;
+	return mbm_kind_name[ab->kind].dbms;
 }
 
 /* The column of a name compare() gives (mariadb and mysql share theirs). */
 static inline mbm_column_id
 mbm_column_of_dbms(const char *dbms)
 {
-	return strcmp(dbms, "postgres") == 0 ? MBM_COLUMN_PG :
-		strcmp(dbms, "postgres-wire") == 0 ? MBM_COLUMN_PG_WIRE : MBM_COLUMN_MY;
+	for (int k = 0; k < MBM_KINDS; k++)
+		if (strcmp(dbms, mbm_kind_name[k].dbms) == 0)
+			return mbm_kind_name[k].column;
+	return MBM_COLUMN_MY;
 }
 
 /* The column's short name, as the reports' headers have it: pg, pg-wire, ma or my. */
 static inline const char *
 mbm_column_short(const mbm_any_build *ab)
 {
-	return ab->pg ? (ab->wire ? "pg-wire" : "pg") : strcmp(ab->my->kind, "mysql") == 0 ? "my" : "ma";
+	return mbm_kind_name[ab->kind].short_name;
 }
+
+/*
+ * A measured server, up or not: its build (NULL: none started), and the
+ * record of its family's server.  While it is up, pid, log and command
+ * are its process's, whichever the kind.
+ */
+typedef struct mbm_server
+{
+	const mbm_any_build *build;
+	mbm_pgserver pg;
+	mbm_myserver my;
+	pid_t		pid;
+	const char *log;
+	const char *command;
+} mbm_server;
 
 /* What was asked (mbm_request.c fills it, nothing changes it after). */
 typedef struct mbm_request
@@ -179,10 +226,8 @@ typedef enum mbm_run_outcome
 /* The request as checked, how the comparison goes, the servers up, the results database. */
 extern mbm_request rq;
 extern mbm_progress progress;
-extern mbm_pgserver run_pg_server;	/* the server of the run under way */
-extern mbm_myserver run_my_server;	/* ... when it is a MariaDB or MySQL one */
-extern mbm_pgserver turn_pg_servers[MAX_BUILDS];	/* --turns: the servers up side by side */
-extern mbm_myserver turn_my_servers[MAX_BUILDS];
+extern mbm_server run_server;	/* the server of the run under way, or of the pristine data */
+extern mbm_server turn_servers[MAX_BUILDS];	/* --turns: the servers up side by side */
 extern mbm_pgserver results_server;
 extern PGconn *results;
 

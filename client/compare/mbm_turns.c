@@ -11,8 +11,7 @@
  */
 #include "mbm.h"
 #include "mbm_turns.h"
-#include "mbm_myserver.h"
-#include "mbm_pgserver.h"
+#include "mbm_kinds.h"
 #include "mbm_proc.h"
 #include "mbm_run_one.h"
 #include "mbm_state.h"
@@ -39,8 +38,7 @@ stop_all(int n, char copies[][1100])
 
 	for (k = 0; k < n; k++)
 	{
-		mbm_pg_stop(&turn_pg_servers[k]);
-		mbm_my_stop(&turn_my_servers[k]);
+		mbm_server_stop(&turn_servers[k]);
 		if (copies[k][0])
 			mbm_proc_remove_tree(copies[k]);
 		copies[k][0] = '\0';
@@ -70,8 +68,9 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 		snprintf(copies[k], sizeof(copies[k]), "%s/turn-%d", progress.workdir, k);
 		snprintf(sockname, sizeof(sockname), "my-%d.sock", k);
 		snprintf(logname, sizeof(logname), "server-%d.log", k);
-		if (mbm_run_start(ab, &turn_pg_servers[k], &turn_my_servers[k], copies[k], RUN_PORT + 1 + k,
-						  sockname, logname, &copy_s, &start_s, err, sizeof(err)) != 0)
+		if (mbm_server_start(&turn_servers[k], ab, copies[k],
+							 &(mbm_place) {RUN_PORT + 1 + k, sockname, logname}, false,
+							 &copy_s, &start_s, err, sizeof(err)) != 0)
 		{
 			copies[k][0] = '\0';	/* removed already */
 			say("%s", err);
@@ -82,7 +81,7 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 		progress.boot_s += start_s;
 		/* MariaDB tells its start to the second: two started in one second would be one */
 		snprintf(instances[k], sizeof(instances[k]), "%s round %d turns, pid %d", ab->label, round,
-				 (int) (ab->pg ? turn_pg_servers[k].pid : turn_my_servers[k].pid));
+				 (int) turn_servers[k].pid);
 	}
 
 	/* A B, B A, ...: each build as often first as last */
@@ -100,9 +99,8 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 			k = t % 2 ? n - 1 - j : j;
 			ab = abs[k];
 			r0 = mbm_now_ns();
-			outcome = mbm_run_timed(ab, &turn_pg_servers[k], &turn_my_servers[k], instances[k],
-									workload, round, t == 0 ? rq.warmup : later_turn_warmup(), &rec,
-									err, sizeof(err));
+			outcome = mbm_run_timed(ab, &turn_servers[k], instances[k], workload, round,
+									t == 0 ? rq.warmup : later_turn_warmup(), &rec, err, sizeof(err));
 			run_s = (mbm_now_ns() - r0) / 1e9;
 			progress.run_s += run_s;
 			if (outcome == RUN_STOPPED)
@@ -110,8 +108,7 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 				mbm_record_free(rec);
 				break;
 			}
-			mbm_run_keep(ab, workload, round, false, outcome, rec, err,
-						 ab->pg ? turn_pg_servers[k].log : turn_my_servers[k].log, run_s, NULL);
+			mbm_run_keep(ab, workload, round, false, outcome, rec, err, turn_servers[k].log, run_s, NULL);
 			mbm_record_free(rec);
 		}
 	}
