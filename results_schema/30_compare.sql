@@ -23,7 +23,6 @@
 -- label's Postgres runs over the wire are 'postgres-wire', apart from its
 -- in-server ones; check_drivers() refuses what would still pool two
 -- drivers in one side.
-DROP FUNCTION IF EXISTS microbench.side_stats(text, text, text, text);
 CREATE OR REPLACE FUNCTION microbench.side_stats(base text, other text, metric text, phase text,
                                                  base_driver text DEFAULT NULL,
                                                  other_driver text DEFAULT NULL)
@@ -119,7 +118,6 @@ $$;
 -- tighter than it is.  It takes four pairs to judge a pair (three
 -- others), ten residuals in a pool to know what is typical, and three
 -- pairs that stay: a cell never drops below three.
-DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
                                                        base_driver text DEFAULT NULL,
@@ -434,10 +432,6 @@ $$;
 --   rounds_needed  for an undecided cell: about how many more rounds
 --                would decide it at its present spread (at most 1000; NULL
 --                when no number would: all pairs on one pair of starts)
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text);
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision,
-                                           text, text, text);
 CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
                                               phase text DEFAULT 'post',
                                               confidence double precision DEFAULT 0.95,
@@ -815,9 +809,6 @@ $$;
 -- warnings are rare when nothing is wrong.  The sides and their drivers are
 -- those of compare(), and the messages name a side by label and driver
 -- when a driver was chosen ("gcc over pgsql").
-DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision,
-                                                    text, text, text);
 CREATE OR REPLACE FUNCTION microbench.compare_warnings(base text, other text, phase text DEFAULT 'post',
                                                        threshold double precision DEFAULT 0.02,
                                                        state_threshold double precision DEFAULT 0.10,

@@ -16,7 +16,6 @@
 -- One report cell: the ratio with two decimals and its verdict's mark —
 -- nothing for a difference, "=" for the same within the threshold, "?" for
 -- not decided yet — or "-" when there is no data.
-DROP FUNCTION IF EXISTS microbench.report_cell(double precision, boolean);
 CREATE OR REPLACE FUNCTION microbench.report_cell(ratio double precision, verdict text)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -35,10 +34,6 @@ $$;
 -- base_driver and other_driver choose the sides' drivers as in compare();
 -- a label column is named by its side ("gcc over pgsql") when other_driver
 -- is chosen.
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean);
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision,
-                                               text, text);
 CREATE OR REPLACE FUNCTION microbench.report_grid(base text, others text[], metric text, phase text,
                                                   by_label boolean,
                                                   confidence double precision DEFAULT 0.95,
@@ -87,9 +82,6 @@ $$;
 -- says it is in-server), what a cell divides by what (cells,
 -- e.g. "QPS(clang) / QPS(gcc)"), the three verdicts, and what the
 -- intervals are (the markdown report prints them).
-DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
-DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision, text);
 CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
                                                     confidence double precision DEFAULT 0.95,
                                                     threshold double precision DEFAULT 0.02,
@@ -116,7 +108,6 @@ $$;
 
 -- A cell of the markdown report: the text cell, its interval when there is
 -- one, and for an undecided cell about how many more rounds would decide it.
-DROP FUNCTION IF EXISTS microbench.report_cell_interval(text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.report_cell_interval(cell text, ci_low double precision,
                                                            ci_high double precision,
                                                            rounds_needed integer DEFAULT NULL,
@@ -134,8 +125,6 @@ AS $$
            ELSE '' END
 $$;
 
-DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
-DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision);
 -- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
 -- columns are 8 characters wide as in the seed, wider when a column's name
 -- (a label, in a series) needs it.
@@ -232,7 +221,6 @@ $$;
 
 -- The warnings under a report, one line each (of one DBMS when only_dbms),
 -- for the sides compare() had: base_driver and other_driver as there.
-DROP FUNCTION IF EXISTS microbench.warnings_caption(text, text[], text, text, double precision, text);
 CREATE OR REPLACE FUNCTION microbench.warnings_caption(base text, others text[], phase text, prefix text,
                                                        threshold double precision, only_dbms text,
                                                        base_driver text DEFAULT NULL,
@@ -391,7 +379,6 @@ $$;
 -- whose drivers ran with other options (its runs over the wire without
 -- prepared statements, say) says so per driver ("gcc in-server defaults,
 -- gcc over pgsql ps_mode=disable"), as its columns are apart too.
-DROP FUNCTION IF EXISTS microbench.options_caption(text[], text, text);
 CREATE OR REPLACE FUNCTION microbench.options_caption(labels text[], phase text, prefix text,
                                                       drivers text[] DEFAULT NULL)
 RETURNS text LANGUAGE sql STABLE
@@ -437,8 +424,6 @@ $$;
 -- Without them, labels measured both in-server and over the wire (as
 -- microbench compare --path both measures them) get a column per path, pg
 -- and pg-wire, never pooled; check_drivers refuses what stays ambiguous.
-DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text);
-DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
                                                    phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                                    confidence double precision DEFAULT 0.95,
@@ -487,8 +472,6 @@ COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text, double
 -- base or the others is in the grid.  base_driver and other_driver choose
 -- the sides' drivers as in compare(); the captions then name each side by
 -- label and driver ("QPS(gcc over pgsql) / QPS(gcc in-server)").
-DROP FUNCTION IF EXISTS microbench.relative_report(text, text[], text, text, text, boolean,
-                                                   double precision, double precision, text);
 CREATE OR REPLACE FUNCTION microbench.relative_report(base text, others text[], format text, phase text,
                                                       metric text, by_label boolean,
                                                       confidence double precision, threshold double precision,
@@ -549,7 +532,6 @@ $$;
 -- bench_relative('pg17', ARRAY['pg18', 'pg19'], 'markdown').  driver,
 -- base_driver and other_driver (the driver of every other label) choose
 -- the runs as for bench_report.
-DROP FUNCTION IF EXISTS microbench.bench_relative(text, text[], text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, others text[], format text,
                                                      phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                                      confidence double precision DEFAULT 0.95,
@@ -644,7 +626,6 @@ COMMENT ON FUNCTION microbench.bench_protocol(text, text, text, text, double pre
 -- read next to "1.06 of the instructions per query".  A label's runs of
 -- two drivers are two lines (driver), never pooled: in-server and over the
 -- wire, a query costs different things.
-DROP FUNCTION IF EXISTS microbench.bench_costs(text[], text);
 CREATE OR REPLACE FUNCTION microbench.bench_costs(labels text[], phase text DEFAULT 'post')
 RETURNS TABLE (dbms text, workload text, label text, driver text, runs integer, qps double precision,
                cpu_us_per_query double precision, cs_per_query double precision,

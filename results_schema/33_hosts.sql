@@ -79,7 +79,6 @@ $$;
 -- and numbered by host, and a "-" cell where a host has no runs of a
 -- workload another host has (the renderer lays out one cell per column and
 -- workload).  NULL when no host has runs of the metric.
-DROP FUNCTION IF EXISTS microbench.hosts_grid(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.hosts_grid(base text, other text, campaign text, hosts jsonb,
                                                  metric text, phase text, confidence double precision,
                                                  threshold double precision)
@@ -124,7 +123,6 @@ $$;
 
 -- The SVG: each host's report_svg() under a line naming the host and its
 -- facts, one above the other in one picture.
-DROP FUNCTION IF EXISTS microbench.hosts_svg(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.hosts_svg(base text, other text, campaign text, hosts jsonb,
                                                 metric text, phase text, confidence double precision,
                                                 threshold double precision)

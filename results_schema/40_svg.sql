@@ -127,8 +127,6 @@ AS $$ SELECT trim_scale(round(v::numeric, 6))::text $$;
 -- (an interval reaching farther is cut at the axis end, which then gets an
 -- arrow instead of a cap), rounded up to 1.1, 1.25, 1.5, 2, 3, 5, 10, 20,
 -- 30, 50, ... (1/those on the left).
-DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean);
-DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.report_svg(base text, others text[], phase text DEFAULT 'post',
                                                  metric text DEFAULT 'qps', by_label boolean DEFAULT false,
                                                  confidence double precision DEFAULT 0.95,
