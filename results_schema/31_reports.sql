@@ -77,6 +77,42 @@ AS $$
                   WHERE x.workload = w.name AND (NOT by_label OR x.dbms = cols.dbms))
 $$;
 
+-- One row of report_grid(), as a type: the report's steps pass a grid
+-- between them as an array of these rather than as JSON that each takes
+-- apart by hand, so a column has one name and one type everywhere.  Its
+-- attributes are report_grid()'s columns, in their order.  A type is
+-- created once: a column added later is an ALTER TYPE ... ADD ATTRIBUTE
+-- beside this.
+DO $type$
+BEGIN
+    IF to_regtype('microbench.report_grid_row') IS NULL THEN
+        CREATE TYPE microbench.report_grid_row AS (
+            column_order integer, column_name text, dbms text, grp text, group_order integer,
+            report_order integer, workload text, cell text, ratio double precision,
+            within_noise boolean, repeated boolean, ci_low double precision,
+            ci_high double precision, p_value double precision, significant boolean,
+            method text, verdict text, level double precision, basis text,
+            pairs integer, set_aside integer, rounds_needed integer);
+    END IF;
+END
+$type$;
+
+-- report_grid()'s rows as an array of report_grid_row, in the order it
+-- returns them: the form in which the renderers take a grid.
+CREATE OR REPLACE FUNCTION microbench.report_grid_rows(base text, others text[], metric text, phase text,
+                                                       by_label boolean,
+                                                       confidence double precision DEFAULT 0.95,
+                                                       threshold double precision DEFAULT 0.02,
+                                                       base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL)
+RETURNS microbench.report_grid_row[] LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY(SELECT ROW(g.*)::microbench.report_grid_row
+                 FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold,
+                                             base_driver, other_driver) g)
+$$;
+
 -- What the columns and marks of a report mean, said once under it, a line
 -- each: the DBMS names of its columns (dbms_legend: beside pg-wire, pg
 -- says it is in-server), what a cell divides by what (cells,
