@@ -71,6 +71,7 @@ unit-test:
 	test/unit/client_layout.sh
 	test/unit/extension_layout.sh
 	test/unit/function_length.sh
+	test/unit/sql_function_length.sh
 	test/unit/json_by_parser.sh
 
 pg-test: $(SUITE_SETUP)
