@@ -113,12 +113,35 @@ AS $$
                                              base_driver, other_driver) g)
 $$;
 
+-- The cell of a grid's column for a workload it has no runs of: "-" and
+-- nothing else, where the column and the workload would put it.
+CREATE OR REPLACE FUNCTION microbench.report_no_data_cell(column_order integer, column_name text, dbms text,
+                                                          grp text, group_order integer, report_order integer,
+                                                          workload text)
+RETURNS microbench.report_grid_row LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r       microbench.report_grid_row;
+BEGIN
+    r.column_order := column_order;
+    r.column_name := column_name;
+    r.dbms := dbms;
+    r.grp := grp;
+    r.group_order := group_order;
+    r.report_order := report_order;
+    r.workload := workload;
+    r.cell := '-';
+    RETURN r;
+END
+$$;
+
 -- What the columns and marks of a report mean, said once under it, a line
 -- each: the DBMS names of its columns (dbms_legend: beside pg-wire, pg
 -- says it is in-server), what a cell divides by what (cells,
 -- e.g. "QPS(clang) / QPS(gcc)"), the three verdicts, and what the
 -- intervals are (the markdown report prints them).
-CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
+CREATE OR REPLACE FUNCTION microbench.report_footer(grid microbench.report_grid_row[], prefix text,
                                                     confidence double precision DEFAULT 0.95,
                                                     threshold double precision DEFAULT 0.02,
                                                     cells text DEFAULT NULL)
@@ -136,8 +159,8 @@ AS $$
            || E'\n' || prefix || 'intervals: ' || round((confidence * 100)::numeric, 1)::float8
            || '% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells'
     FROM (SELECT c.dbms, microbench.dbms_legend(c.dbms, array_agg(c.dbms) OVER ()) AS legend
-          FROM (SELECT DISTINCT e->>'dbms' AS dbms
-                FROM jsonb_array_elements(grid_rows) e WHERE microbench.dbms_short(e->>'dbms') IS NOT NULL) c) d,
+          FROM (SELECT DISTINCT r.dbms
+                FROM unnest(grid) r WHERE microbench.dbms_short(r.dbms) IS NOT NULL) c) d,
          (SELECT round((threshold * 100)::numeric, 1)::float8::text AS pct) t
     GROUP BY t.pct
 $$;
@@ -164,7 +187,7 @@ $$;
 -- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
 -- columns are 8 characters wide as in the seed, wider when a column's name
 -- (a label, in a series) needs it.
-CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text,
+CREATE OR REPLACE FUNCTION microbench.report_render(grid microbench.report_grid_row[], format text,
                                                    confidence double precision DEFAULT 0.95,
                                                    threshold double precision DEFAULT 0.02,
                                                    cells text DEFAULT NULL)
@@ -183,8 +206,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Use text, markdown, csv or svg.';
     END IF;
-    SELECT greatest(8, max(length(e->>'column_name')) + 2) INTO width
-    FROM jsonb_array_elements(grid_rows) e;
+    SELECT greatest(8, max(length(r.column_name)) + 2) INTO width
+    FROM unnest(grid) r;
 
     IF format = 'csv' THEN
         SELECT 'group,workload,' || string_agg(format('%s,%s_ci_low,%s_ci_high,%s_significant,%s_verdict,%s_rounds_needed',
@@ -192,23 +215,22 @@ BEGIN
                                                       c.column_name, c.column_name),
                                                ',' ORDER BY c.column_order)
         INTO header
-        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
-              FROM jsonb_array_elements(grid_rows) e) c;
+        FROM (SELECT DISTINCT r.column_order, r.column_name FROM unnest(grid) r) c;
         result := header;
         FOR w IN
-            SELECT e->>'grp' AS grp, e->>'workload' AS workload,
+            SELECT r.grp, r.workload,
                    string_agg(concat_ws(',',
-                                  coalesce(to_char((e->>'ratio')::float8, 'FM999999999990.00'), ''),
-                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999999999990.0000'), ''),
-                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999999999990.0000'), ''),
-                                  CASE WHEN e->>'ratio' IS NULL THEN ''
-                                       ELSE coalesce(e->>'significant', 'false') END,
-                                  coalesce(e->>'verdict', ''),
-                                  coalesce(e->>'rounds_needed', '')),
-                              ',' ORDER BY (e->>'column_order')::int) AS cells
-            FROM jsonb_array_elements(grid_rows) e
-            GROUP BY 1, 2, (e->>'group_order')::int, (e->>'report_order')::int
-            ORDER BY (e->>'group_order')::int, (e->>'report_order')::int
+                                  coalesce(to_char(r.ratio, 'FM999999999990.00'), ''),
+                                  coalesce(to_char(r.ci_low, 'FM999999999990.0000'), ''),
+                                  coalesce(to_char(r.ci_high, 'FM999999999990.0000'), ''),
+                                  CASE WHEN r.ratio IS NULL THEN ''
+                                       ELSE coalesce(r.significant::text, 'false') END,
+                                  coalesce(r.verdict, ''),
+                                  coalesce(r.rounds_needed::text, '')),
+                              ',' ORDER BY r.column_order) AS cells
+            FROM unnest(grid) r
+            GROUP BY 1, 2, r.group_order, r.report_order
+            ORDER BY r.group_order, r.report_order
         LOOP
             result := result || E'\n' || w.grp || ',' || w.workload || ',' || w.cells;
         END LOOP;
@@ -216,8 +238,7 @@ BEGIN
     END IF;
 
     FOR g IN
-        SELECT DISTINCT (e->>'group_order')::int AS group_order, e->>'grp' AS grp
-        FROM jsonb_array_elements(grid_rows) e ORDER BY 1
+        SELECT DISTINCT r.group_order, r.grp FROM unnest(grid) r ORDER BY 1
     LOOP
         IF result <> '' THEN
             result := result || E'\n\n';
@@ -228,29 +249,27 @@ BEGIN
                         || repeat('---:|', count(*)::int) || '---|'
                END
         INTO header
-        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
-              FROM jsonb_array_elements(grid_rows) e WHERE (e->>'group_order')::int = g.group_order) c;
+        FROM (SELECT DISTINCT r.column_order, r.column_name
+              FROM unnest(grid) r WHERE r.group_order = g.group_order) c;
         result := result || CASE format WHEN 'text' THEN '-- ' ELSE '### ' END || g.grp
                   || E'\n' || rtrim(header);
         FOR w IN
-            SELECT e->>'workload' AS workload,
+            SELECT r.workload,
                    CASE format
-                       WHEN 'text' THEN string_agg(rpad(e->>'cell', width), '' ORDER BY (e->>'column_order')::int)
-                       ELSE '| ' || string_agg(microbench.report_cell_interval(e->>'cell', (e->>'ci_low')::float8,
-                                                                               (e->>'ci_high')::float8,
-                                                                               (e->>'rounds_needed')::int,
-                                                                               e->>'verdict'),
-                                               ' | ' ORDER BY (e->>'column_order')::int) || ' | '
+                       WHEN 'text' THEN string_agg(rpad(r.cell, width), '' ORDER BY r.column_order)
+                       ELSE '| ' || string_agg(microbench.report_cell_interval(r.cell, r.ci_low, r.ci_high,
+                                                                               r.rounds_needed, r.verdict),
+                                               ' | ' ORDER BY r.column_order) || ' | '
                    END AS cells
-            FROM jsonb_array_elements(grid_rows) e
-            WHERE (e->>'group_order')::int = g.group_order
-            GROUP BY e->>'workload', (e->>'report_order')::int
-            ORDER BY (e->>'report_order')::int
+            FROM unnest(grid) r
+            WHERE r.group_order = g.group_order
+            GROUP BY r.workload, r.report_order
+            ORDER BY r.report_order
         LOOP
             result := result || E'\n' || w.cells || w.workload || CASE format WHEN 'text' THEN '' ELSE ' |' END;
         END LOOP;
     END LOOP;
-    RETURN result || microbench.report_footer(grid_rows, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
+    RETURN result || microbench.report_footer(grid, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
                                               confidence, threshold, cells);
 END
 $$;
@@ -518,7 +537,7 @@ RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    grid         jsonb;
+    grid         microbench.report_grid_row[];
     prefix       text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
     base_name    text := microbench.side_name(base, base_driver);
     other_names  text[] := ARRAY(SELECT microbench.side_name(o.label, other_driver)
@@ -534,11 +553,11 @@ BEGIN
         RETURN microbench.report_svg(base, others, phase, metric, by_label, confidence, threshold,
                                      base_driver => base_driver, other_driver => other_driver);
     END IF;
-    SELECT jsonb_agg(to_jsonb(g)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold,
-                                base_driver, other_driver) g
-    WHERE only_dbms IS NULL OR g.dbms = only_dbms;
-    IF grid IS NULL THEN
+    grid := ARRAY(SELECT g
+                  FROM unnest(microbench.report_grid_rows(base, others, metric, phase, by_label, confidence,
+                                                          threshold, base_driver, other_driver)) g
+                  WHERE only_dbms IS NULL OR g.dbms = only_dbms);
+    IF cardinality(grid) = 0 THEN
         RETURN NULL;
     END IF;
     RETURN microbench.report_render(grid, format, confidence, threshold,

@@ -58,6 +58,7 @@ DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, 
 DROP FUNCTION IF EXISTS microbench.report_cell_interval(text, double precision, double precision);
 DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
 DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision, text);
 DROP FUNCTION IF EXISTS microbench.warnings_caption(text, text[], text, text, double precision, text);
 DROP FUNCTION IF EXISTS microbench.options_caption(text[], text, text);
 
@@ -76,5 +77,11 @@ DROP FUNCTION IF EXISTS microbench.bench_costs(text[], text);
 -- before its confidence, threshold and drivers.
 DROP FUNCTION IF EXISTS microbench.hosts_grid(text, text, text, text, text, double precision, double precision);
 DROP FUNCTION IF EXISTS microbench.hosts_svg(text, text, text, text, text, double precision, double precision);
+-- hosts_grid() returned its grid as jsonb before it was an array of
+-- report_grid_row; report_render() and report_footer() took it so.  The
+-- functions' reports kept compare_functions()' rows as jsonb too, and
+-- function_rows() made rows of it again.
+DROP FUNCTION IF EXISTS microbench.hosts_grid(text, text, text, jsonb, text, text, double precision, double precision);
+DROP FUNCTION IF EXISTS microbench.function_rows(jsonb);
 DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean);
 DROP FUNCTION IF EXISTS microbench.report_svg(text, text[], text, text, boolean, double precision, double precision);
