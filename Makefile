@@ -44,7 +44,8 @@ SHARE_DIR = $(DESTDIR)$(PREFIX)/share/microbench
 RUNNER_SOURCES = $(wildcard common/*.c common/*.h) \
 	$(wildcard extension/*.c extension/*.h) extension/Makefile extension/microbench.control \
 	extension/microbench_functions.sql extension/sql/microbench--0.1.sql \
-	$(wildcard results_schema/*.sql)
+	$(wildcard extension/upgrade/*.sql) \
+	$(wildcard results_schema/*.sql) $(wildcard results_schema/upgrade/*.sql)
 
 install: all
 	$(MAKE) -C extension install
@@ -53,7 +54,8 @@ install: all
 	@# the earlier names of microbench and microbench compare, gone
 	rm -f $(DESTDIR)$(PREFIX)/bin/microbench-compare $(DESTDIR)$(PREFIX)/bin/microbench-mysql
 	rm -rf $(SHARE_DIR)
-	install -d $(SHARE_DIR)/common $(SHARE_DIR)/extension/sql $(SHARE_DIR)/results_schema
+	install -d $(SHARE_DIR)/common $(SHARE_DIR)/extension/sql $(SHARE_DIR)/extension/upgrade \
+		$(SHARE_DIR)/results_schema $(SHARE_DIR)/results_schema/upgrade
 	for f in $(RUNNER_SOURCES); do install -m 644 $$f $(SHARE_DIR)/$$f || exit 1; done
 	install -m 755 client/compare/microbench-build $(SHARE_DIR)/microbench-build
 
@@ -69,6 +71,7 @@ unit-test:
 	test/unit/client_layout.sh
 	test/unit/extension_layout.sh
 	test/unit/function_length.sh
+	test/unit/sql_function_length.sh
 	test/unit/json_by_parser.sh
 	test/unit/server_kinds.sh
 

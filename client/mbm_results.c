@@ -363,7 +363,8 @@ mbm_push_connect(const char *conninfo, bool *no_schema, char *err, size_t errlen
 	else if (strcmp(PQgetvalue(res, 0, 0), "t") != 0)
 	{
 		snprintf(err, errlen, "the results database has no microbench.push_run(jsonb): load"
-				 " results_schema/*.sql into it again (or ALTER EXTENSION microbench UPDATE)");
+				 " results_schema/upgrade/*.sql and results_schema/*.sql into it again (or ALTER"
+				 " EXTENSION microbench UPDATE)");
 		*no_schema = true;
 	}
 	else
@@ -430,8 +431,8 @@ insert_row(const char *conninfo, const row *rw, char *err, size_t errlen)
 
 		snprintf(msg, sizeof(msg), "%s", PQresultErrorMessage(res));
 		msg[strcspn(msg, "\n")] = '\0';
-		snprintf(err, errlen, "cannot record the run: %s (load results_schema/*.sql into"
-				 " the results database again to add the new columns)", msg);
+		snprintf(err, errlen, "cannot record the run: %s (load results_schema/upgrade/*.sql and"
+				 " results_schema/*.sql into the results database again to add the new columns)", msg);
 	}
 	else
 		snprintf(err, errlen, "cannot record the run: %s", PQresultErrorMessage(res));

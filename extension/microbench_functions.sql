@@ -9,8 +9,9 @@
 --
 -- Like results_schema/, every statement can run again over an older
 -- version's objects (CREATE OR REPLACE, IF NOT EXISTS): the update scripts
--- replay the whole install script, which drops (IF EXISTS) the older
--- signatures of functions whose arguments changed.
+-- replay the whole install script after dropping the older signatures of
+-- functions whose arguments or results changed (upgrade/0.2.sql, and
+-- results_schema/upgrade/0.2.sql for the results schema's).
 
 -- Where bench_prepare loaded tables, and with how many rows: rand_id() draws
 -- from [1, table_size], so bench_run needs the size that was loaded.
@@ -21,8 +22,6 @@ CREATE TABLE IF NOT EXISTS microbench.datasets (
     prepared_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- (0.2 returns the path the load took; it returned the row count before)
-DROP FUNCTION IF EXISTS microbench_load_table(regclass, bigint, bigint);
 CREATE OR REPLACE FUNCTION microbench_load_table(relation regclass, table_size bigint,
                                       seed bigint DEFAULT NULL)
 RETURNS text
@@ -35,8 +34,6 @@ COMMENT ON FUNCTION microbench_load_table(regclass, bigint, bigint) IS
 -- target_schema defaults to the caller's current schema: a default
 -- expression is evaluated in the caller's context, before the function's
 -- own pinned search_path applies.
--- (0.2 adds load_path to the result)
-DROP FUNCTION IF EXISTS bench_prepare(integer, bigint, bigint, text);
 CREATE OR REPLACE FUNCTION bench_prepare(tables integer DEFAULT 1, table_size bigint DEFAULT 1000000,
                               seed bigint DEFAULT NULL,
                               target_schema text DEFAULT current_schema())
@@ -138,12 +135,6 @@ $fn$;
 COMMENT ON FUNCTION bench_prepare(integer, bigint, bigint, text) IS
     'create and load sbtest1..N (the data set of docs/workloads.md) in the current schema, then index and analyze them';
 
--- (0.2 adds round, the round of a comparison the run belongs to, and what a
--- counted run asks: warmup_events, count_window and checkpoint)
-DROP FUNCTION IF EXISTS bench_run(text, float8, integer, float8, integer, integer, text, bigint,
-                                  text, text, float8, text[], text, float8, bigint, integer);
-DROP FUNCTION IF EXISTS bench_run(text, float8, integer, float8, integer, integer, text, bigint,
-                                  text, text, float8, text[], text, float8, bigint, integer, integer);
 CREATE OR REPLACE FUNCTION bench_run(workload text,
                           seconds float8 DEFAULT 60, clients integer DEFAULT 1,
                           warmup float8 DEFAULT 5,
@@ -206,11 +197,6 @@ SELECT pg_catalog.pg_extension_config_dump('microbench.import_queue', '');
 
 -- The reports, under short names in the extension's schema.
 
--- 0.1 had no confidence and threshold arguments, and no driver choice:
--- driver for both sides, base_driver and other_driver for one
--- (results_schema/30_reports.sql)
-DROP FUNCTION IF EXISTS bench_report(text, text, text, text, text);
-DROP FUNCTION IF EXISTS bench_report(text, text, text, text, text, float8, float8);
 CREATE OR REPLACE FUNCTION bench_report(base text, other text, format text DEFAULT 'text',
                              phase text DEFAULT 'post', metric text DEFAULT 'qps',
                              confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02,
@@ -228,7 +214,6 @@ RETURNS text LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT microbench.bench_relative(base, others, 'text') $$;
 
-DROP FUNCTION IF EXISTS bench_relative(text, text[], text, text, text, float8, float8);
 CREATE OR REPLACE FUNCTION bench_relative(base text, others text[], format text,
                                phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                confidence float8 DEFAULT 0.95, threshold float8 DEFAULT 0.02,

@@ -4,7 +4,8 @@
 --
 -- Run by the database's owner after the results schema, and again after
 -- the schema is updated (new tables need their grants):
---   psql -d central -f results_schema/*.sql ...   (or CREATE EXTENSION microbench)
+--   cat results_schema/upgrade/*.sql results_schema/*.sql | psql -d central
+--                                         (or CREATE EXTENSION microbench)
 --   psql -d central -f fleet/roles.sql
 -- then give each host a login of its own in the pushing role, its password
 -- in the host's ~/.pgpass, never in a command line or an inventory:

@@ -144,12 +144,6 @@ BEGIN
 END
 $$;
 
--- A trigger from an earlier form of this file filed every run inserted
--- without a host; it needed rights on hosts that a role allowed to insert
--- runs alone did not have.  push_run() does it now.
-DROP TRIGGER IF EXISTS runs_fill_host ON microbench.runs;
-DROP FUNCTION IF EXISTS microbench.runs_fill_host();
-
 -- One run, a JSON object with the column names of microbench.runs and the
 -- tags a fleet adds (host_label, machine_id, host_facts, campaign,
 -- campaign_spec), into microbench.runs: its run_id, or NULL when its

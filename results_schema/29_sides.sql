@@ -470,7 +470,6 @@ $$;
 -- column (the sides' runs, of the drivers chosen; run_column) hold counts
 -- of more than one (perf_event or valgrind's tool and version); returns
 -- true, so that a query can be gated on it.
-DROP FUNCTION IF EXISTS microbench.check_counters(text, text, text);
 CREATE OR REPLACE FUNCTION microbench.check_counters(base text, other text, phase text,
                                                      base_driver text DEFAULT NULL,
                                                      other_driver text DEFAULT NULL)

@@ -10,6 +10,12 @@
 -- prints the interval it decided on.  compare_warnings() says what could
 -- still bend a ratio.  docs/methodology.md explains the model, why, and the
 -- simulation that checks it (test/calibration/, test/pg/calibration.t).
+-- Each is a few named steps, each a function of its own below, so that a
+-- step can be read, and changed, alone: compare() decides on
+-- comparison_estimates(), which rests on comparison_cell_spreads(),
+-- comparison_cell_units() and comparison_pairs(); compare_warnings() is
+-- the findings of host_speed_warnings(), trend_warnings(),
+-- data_state_warnings() and pair_warnings().
 
 -- The figures of one side of a comparison — one label's runs of one
 -- report column and workload, over one driver — on a log scale, where a
@@ -23,7 +29,6 @@
 -- label's Postgres runs over the wire are 'postgres-wire', apart from its
 -- in-server ones; check_drivers() refuses what would still pool two
 -- drivers in one side.
-DROP FUNCTION IF EXISTS microbench.side_stats(text, text, text, text);
 CREATE OR REPLACE FUNCTION microbench.side_stats(base text, other text, metric text, phase text,
                                                  base_driver text DEFAULT NULL,
                                                  other_driver text DEFAULT NULL)
@@ -77,6 +82,71 @@ AS $$
     GROUP BY v.side, v.dbms, v.label, v.driver, v.workload
 $$;
 
+-- The pairs of a comparison before any is judged: for every report column
+-- (the DBMS, or postgres-wire: run_column) and workload, the base's and
+-- the other's runs of one round side by side (or, for runs that were not
+-- given a round, the k-th run of each side by time), their mean log values
+-- (a round's runs of one side are averaged on the log scale), how long
+-- each waited for a CPU, how busy its neighbours were, and which server
+-- starts ran them.  A step of its own so that comparison_pairs() below
+-- reads as the judging of these pairs alone.
+CREATE OR REPLACE FUNCTION microbench.comparison_pair_runs(base text, other text, metric text, phase text,
+                                                           base_driver text, other_driver text)
+RETURNS TABLE (dbms text, workload text, pair integer, by_round boolean,
+               base_ids bigint[], other_ids bigint[], base_l double precision, other_l double precision,
+               base_wait double precision, other_wait double precision,
+               base_busy double precision, other_busy double precision, busy boolean,
+               base_instance text, other_instance text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT s.side, r.run_id,
+               microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS dbms,
+               r.workload, r.round, r.instance, r.started_at,
+               microbench.metric_value(r, metric) AS v,
+               -- (a count has no time in it: its waits and neighbours set nothing aside)
+               CASE WHEN NOT microbench.counted_metric(metric)
+                    THEN r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) END AS wait,
+               CASE WHEN NOT microbench.counted_metric(metric) THEN r.busy_share END AS busy
+        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
+        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+        WHERE r.phase = comparison_pair_runs.phase
+          AND microbench.check_drivers(base, other, comparison_pair_runs.phase, base_driver, other_driver)
+    ), cells AS (
+        -- rounds pair the runs only when every run of the cell, on both
+        -- sides, has one; otherwise the runs pair up in the order they ran
+        SELECT r.dbms, r.workload, bool_and(r.round IS NOT NULL) AS by_round
+        FROM runs r
+        GROUP BY r.dbms, r.workload
+    ), keyed AS (
+        SELECT r.*, c.by_round,
+               CASE WHEN c.by_round THEN r.round
+                    ELSE (row_number() OVER (PARTITION BY r.side, r.dbms, r.workload
+                                             ORDER BY r.started_at, r.run_id))::integer END AS pair
+        FROM runs r
+        JOIN cells c ON c.dbms = r.dbms AND c.workload = r.workload
+        WHERE r.v > 0
+    ), sides AS (
+        SELECT k.side, k.dbms, k.workload, k.pair, k.by_round,
+               array_agg(k.run_id ORDER BY k.run_id) AS run_ids, avg(ln(k.v)) AS l,
+               max(k.wait) AS wait, max(k.busy) AS busy,
+               CASE WHEN count(DISTINCT k.instance) = 1 AND count(k.instance) = count(*)
+                    THEN min(k.instance) END AS instance
+        FROM keyed k
+        GROUP BY k.side, k.dbms, k.workload, k.pair, k.by_round
+    )
+    SELECT b.dbms, b.workload, b.pair, b.by_round, b.run_ids, o.run_ids,
+           b.l, o.l, b.wait, o.wait, b.busy, o.busy,
+           -- either run shared its CPUs with a busy neighbour (the runner's
+           -- busy_share: more than a fifth of a CPU)
+           coalesce(greatest(b.busy, o.busy) > 0.2, false),
+           b.instance, o.instance
+    FROM sides b
+    JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
+    WHERE b.side = 'base'
+$$;
+
 -- How each pair of a comparison lines up: for every report column (the
 -- DBMS, or postgres-wire: run_column) and workload, the base's and the
 -- other's runs of one round side by side (or, for runs that
@@ -119,7 +189,6 @@ $$;
 -- tighter than it is.  It takes four pairs to judge a pair (three
 -- others), ten residuals in a pool to know what is typical, and three
 -- pairs that stay: a cell never drops below three.
-DROP FUNCTION IF EXISTS microbench.comparison_pairs(text, text, text, text, text, text, double precision);
 CREATE OR REPLACE FUNCTION microbench.comparison_pairs(base text, other text, metric text DEFAULT 'qps',
                                                        phase text DEFAULT 'post',
                                                        base_driver text DEFAULT NULL,
@@ -135,52 +204,9 @@ RETURNS TABLE (dbms text, workload text, pair integer, by_round boolean,
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH runs AS (
-        SELECT s.side, r.run_id,
-               microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS dbms,
-               r.workload, r.round, r.instance, r.started_at,
-               microbench.metric_value(r, metric) AS v,
-               -- (a count has no time in it: its waits and neighbours set nothing aside)
-               CASE WHEN NOT microbench.counted_metric(metric)
-                    THEN r.cpu_wait_seconds / nullif(r.cpu_run_seconds + r.cpu_wait_seconds, 0) END AS wait,
-               CASE WHEN NOT microbench.counted_metric(metric) THEN r.busy_share END AS busy
-        FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
-        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
-        WHERE r.phase = comparison_pairs.phase
-          AND microbench.check_drivers(base, other, comparison_pairs.phase, base_driver, other_driver)
-    ), cells AS (
-        -- rounds pair the runs only when every run of the cell, on both
-        -- sides, has one; otherwise the runs pair up in the order they ran
-        SELECT r.dbms, r.workload, bool_and(r.round IS NOT NULL) AS by_round
-        FROM runs r
-        GROUP BY r.dbms, r.workload
-    ), keyed AS (
-        SELECT r.*, c.by_round,
-               CASE WHEN c.by_round THEN r.round
-                    ELSE (row_number() OVER (PARTITION BY r.side, r.dbms, r.workload
-                                             ORDER BY r.started_at, r.run_id))::integer END AS pair
-        FROM runs r
-        JOIN cells c ON c.dbms = r.dbms AND c.workload = r.workload
-        WHERE r.v > 0
-    ), sides AS (
-        SELECT k.side, k.dbms, k.workload, k.pair, k.by_round,
-               array_agg(k.run_id ORDER BY k.run_id) AS run_ids, avg(ln(k.v)) AS l,
-               max(k.wait) AS wait, max(k.busy) AS busy,
-               CASE WHEN count(DISTINCT k.instance) = 1 AND count(k.instance) = count(*)
-                    THEN min(k.instance) END AS instance
-        FROM keyed k
-        GROUP BY k.side, k.dbms, k.workload, k.pair, k.by_round
-    ), paired AS (
-        SELECT b.dbms, b.workload, b.pair, b.by_round, b.run_ids AS base_ids, o.run_ids AS other_ids,
-               b.l AS base_l, o.l AS other_l, b.wait AS base_wait, o.wait AS other_wait,
-               b.busy AS base_busy, o.busy AS other_busy,
-               -- either run shared its CPUs with a busy neighbour (the runner's
-               -- busy_share: more than a fifth of a CPU)
-               coalesce(greatest(b.busy, o.busy) > 0.2, false) AS busy,
-               b.instance AS base_instance, o.instance AS other_instance
-        FROM sides b
-        JOIN sides o ON o.side = 'other' AND o.dbms = b.dbms AND o.workload = b.workload AND o.pair = b.pair
-        WHERE b.side = 'base'
+    WITH paired AS MATERIALIZED (
+        -- (materialized: read by every step below, made once)
+        SELECT * FROM microbench.comparison_pair_runs(base, other, metric, phase, base_driver, other_driver)
     ), usual AS (
         -- (over the pairs of runs no busy neighbour shared: a busy pair's
         -- waits are not what is usual)
@@ -386,120 +412,30 @@ BEGIN
 END
 $$;
 
--- The comparison behind every report: one row per report column and
--- catalog workload that either side ran, with a verdict.  A column is a
--- DBMS; with no driver chosen, a label's Postgres runs over the wire are a
--- column of their own, dbms 'postgres-wire' (run_column), decided on their
--- own pairs and pooled with their own kind only.  docs/methodology.md
--- explains the model and how it was checked; in short:
---   - the unit is the pair: the two sides' runs of one round, whose
---     log-ratio is the observation (drift that slows both alike cancels);
---   - pairs that ran on the same two server starts are one unit (their
---     mean), so the luck of a start counts once; when all of a cell's pairs
---     ran on one pair of starts, that luck cannot be seen in them and a
---     spread of start_spread (a log-ratio standard deviation) is assumed;
---   - a timed cell of ten units or more is centred on their 20% trimmed
---     mean, its spread their winsorized variance (Yuen), so that a round
---     the host slowed does not move it;
---   - a cell's variance is moderated towards the variance its like cells
---     share (variance_prior_robust: the cells of its workload group when
---     at least three have a spread, else the column's reads, or its
---     writes; never reads with writes, nor in-server with wire cells), so
---     that three rounds give a usable
---     interval; a cell whose spread is far beyond its fellows' (a disturbed
---     one) neither sets that prior nor takes it, and keeps its own;
---   - pairs disturbed by a neighbour are set aside (comparison_pairs);
---   - a cell is a difference when its interval excludes 1 and the change
---     is at least threshold (the ratio at least 1 + threshold or at most
---     1 / (1 + threshold)), equivalent when the interval lies inside
---     1 / (1 + threshold) .. 1 + threshold, inconclusive otherwise; the decisions of the whole
---     comparison are adjusted for their number (Benjamini-Hochberg, the
---     differences and the equivalences each), and the interval printed is
---     the false-coverage-rate adjusted one it was decided on
---     (Benjamini-Yekutieli): a selected cell's at 1 - R·alpha/m, where R
---     cells of m were selected; an undecided cell's at the wider of the two.
--- Columns:
---   dbms         the report column: postgres, postgres-wire, mysql, mariadb
---   ratio        exp(mean log-ratio of the pairs, or their trimmed mean): the report's cell
---   base_value, other_value  each side's geometric mean over all its runs
---   ci_low/high, level  the interval, and its confidence level
---   p_value      two-sided, for "no difference"; q_value: BH-adjusted
---   verdict      difference, equivalent or inconclusive; significant =
---                a difference; equivalent = shown the same
---   method       pairs, starts (pairs grouped by their server starts),
---                one start (start_spread assumed), seconds (one run a side:
---                the seconds inside the runs), or NULL (no interval)
---   basis        the same in words, with the pooling
---   pairs, set_aside  pairs used, and pairs set aside as disturbed
---   rounds_needed  for an undecided cell: about how many more rounds
---                would decide it at its present spread (at most 1000; NULL
---                when no number would: all pairs on one pair of starts)
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text);
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.compare(text, text, text, text, double precision, double precision,
-                                           text, text, text);
-CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
-                                              phase text DEFAULT 'post',
-                                              confidence double precision DEFAULT 0.95,
-                                              threshold double precision DEFAULT 0.02,
-                                              driver text DEFAULT NULL, base_driver text DEFAULT NULL,
-                                              other_driver text DEFAULT NULL,
-                                              max_wait_difference double precision DEFAULT 0.1,
-                                              start_spread double precision DEFAULT 0.01)
-RETURNS TABLE (dbms text, workload text, grp text, group_order integer, report_order integer,
-               base_runs integer, other_runs integer, base_value double precision,
-               other_value double precision, ratio double precision,
-               base_spread double precision, other_spread double precision,
-               noise double precision, within_noise boolean,
-               ci_low double precision, ci_high double precision, p_value double precision,
-               q_value double precision, significant boolean, method text,
-               base_driver_used text, other_driver_used text,
-               verdict text, equivalent boolean, level double precision, basis text,
-               pairs integer, set_aside integer, rounds_needed integer)
+-- compare()'s first step: each cell's centre and spread from its kept
+-- pairs, and how those pairs sit on server starts, with the pairs set
+-- aside counted.  A cell's unit of replication is a pair, or, where several
+-- pairs share their two server starts (and not all of the cell's pairs
+-- do), the mean of those pairs; a timed cell of ten units or more is
+-- summed up by its trimmed mean (unit_stats below says why).  Cells whose
+-- every pair was set aside have no units (n_units NULL).
+CREATE OR REPLACE FUNCTION microbench.comparison_cell_units(base text, other text, metric text, phase text,
+                                                            base_driver text, other_driver text,
+                                                            max_wait_difference double precision)
+RETURNS TABLE (dbms text, workload text, n bigint, n_set_aside bigint, n_two_starts bigint,
+               start_pairs bigint, n_units bigint, mu double precision, s2 double precision,
+               df_own double precision, trimmed integer)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH side AS (
-        SELECT s.*,
-               CASE WHEN s.runs > 1 AND s.centre > 0 THEN (s.hi - s.lo) / s.centre END AS spread,
-               -- one side's mean log value from the seconds inside its runs
-               s.samples * (1 - s.within_rho) / (1 + s.within_rho) AS samples_eff
-        FROM microbench.side_stats(base, other, metric, phase,
-                                   coalesce(compare.base_driver, compare.driver),
-                                   coalesce(compare.other_driver, compare.driver)) s
-    ), pair_rows AS (
+    WITH pair_rows AS (
         -- the cells' pairs, computed once: the cells ask which were set
         -- aside, the units are made of them
         SELECT p.*,
                p.base_instance IS NOT NULL AND p.other_instance IS NOT NULL
                    AND p.base_instance <> p.other_instance AS two_starts
-        FROM microbench.comparison_pairs(base, other, metric, phase,
-                                         coalesce(compare.base_driver, compare.driver),
-                                         coalesce(compare.other_driver, compare.driver),
+        FROM microbench.comparison_pairs(base, other, metric, phase, base_driver, other_driver,
                                          max_wait_difference) p
-    ), cells AS (
-        SELECT coalesce(b.dbms, o.dbms) AS dbms, coalesce(b.workload, o.workload) AS workload,
-               b.runs AS base_runs, o.runs AS other_runs, b.centre AS base_value, o.centre AS other_value,
-               b.spread AS base_spread, o.spread AS other_spread,
-               b.driver AS base_driver, o.driver AS other_driver,
-               -- the fallback of a cell with one run a side: the seconds
-               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
-                   b.within_var / b.samples_eff + o.within_var / o.samples_eff END AS se2_seconds,
-               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
-                   (b.within_var / b.samples_eff + o.within_var / o.samples_eff) ^ 2
-                   / nullif((b.within_var / b.samples_eff) ^ 2 / (b.samples_eff - 1)
-                            + (o.within_var / o.samples_eff) ^ 2 / (o.samples_eff - 1), 0) END AS df_seconds,
-               o.mean_log - b.mean_log AS d_sides,
-               -- the seconds decide only a cell of one run a side that no
-               -- neighbour disturbed: not what is left of a cell whose
-               -- other pairs were set aside
-               b.runs = 1 AND o.runs = 1
-                   AND NOT EXISTS (SELECT 1 FROM pair_rows x
-                                   WHERE x.dbms = b.dbms AND x.workload = b.workload AND x.set_aside)
-                   AS one_run_a_side
-        FROM (SELECT * FROM side WHERE side.side = 'base') b
-        FULL JOIN (SELECT * FROM side WHERE side.side = 'other') o
-               ON o.dbms = b.dbms AND o.workload = b.workload
     ), starts AS (
         -- how the kept pairs of a cell sit on server starts
         SELECT p.dbms, p.workload,
@@ -565,13 +501,40 @@ AS $$
         FROM winsorized x,
              LATERAL microbench.trimmed_mean_constants(x.n_units::integer) k
         GROUP BY x.dbms, x.workload
+    )
+    SELECT s.dbms, s.workload, s.n, s.n_set_aside, s.n_two_starts, s.start_pairs,
+           u.n_units, u.mu, u.s2, u.df_own, u.trimmed
+    FROM starts s
+    LEFT JOIN unit_stats u ON u.dbms = s.dbms AND u.workload = s.workload
+$$;
+
+-- compare()'s second step: each cell's spread moderated towards the
+-- spread its like cells share (its pool: see compare()'s comment), with
+-- the degrees of freedom that gives it.  Every cell with pairs has a row,
+-- so that compare() can see which set pairs aside; has_units is false for
+-- a cell whose every pair was, and its other columns are then NULL.
+CREATE OR REPLACE FUNCTION microbench.comparison_cell_spreads(base text, other text, metric text, phase text,
+                                                              base_driver text, other_driver text,
+                                                              max_wait_difference double precision)
+RETURNS TABLE (dbms text, workload text, n_set_aside bigint, has_units boolean, n bigint,
+               n_units bigint, mu double precision, trimmed integer, one_start boolean,
+               start_pairs bigint, pool text, pooled bigint, outlier boolean,
+               prior_df double precision, s2_unit double precision, df_unit double precision)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH units AS MATERIALIZED (
+        -- (materialized: read by every step below, made once)
+        SELECT * FROM microbench.comparison_cell_units(base, other, metric, phase, base_driver, other_driver,
+                                                       max_wait_difference)
     ), classed AS (
-        SELECT u.*, w.grp, w.grp = 'writes' AS writes, s.n, s.n_set_aside, s.start_pairs, s.n_two_starts,
+        SELECT u.dbms, u.workload, u.n_units, u.mu, u.s2, u.df_own, u.trimmed,
+               w.grp, w.grp = 'writes' AS writes, u.n, u.n_set_aside, u.start_pairs, u.n_two_starts,
                -- all the pairs on one pair of starts: their luck is not in the spread
-               s.start_pairs = 1 AND s.n_two_starts = s.n AS one_start
-        FROM unit_stats u
-        JOIN starts s ON s.dbms = u.dbms AND s.workload = u.workload
+               u.start_pairs = 1 AND u.n_two_starts = u.n AS one_start
+        FROM units u
         JOIN microbench.workloads w ON w.name = u.workload
+        WHERE u.n_units IS NOT NULL
     ), pools AS (
         -- like cells: a workload group of the column when at least three
         -- of its cells have a spread, else all its reads or all its writes;
@@ -624,41 +587,182 @@ AS $$
         FROM classed c
         JOIN pools po ON po.dbms = c.dbms AND po.workload = c.workload
         LEFT JOIN priors pr ON pr.dbms = po.dbms AND pr.pool = po.pool
+    )
+    SELECT u.dbms, u.workload, u.n_set_aside, m.dbms IS NOT NULL, m.n, m.n_units, m.mu, m.trimmed,
+           m.one_start, m.start_pairs, m.pool, m.pooled, m.outlier, m.prior_df, m.s2_unit, m.df_unit
+    FROM units u
+    LEFT JOIN moderated m ON m.dbms = u.dbms AND m.workload = u.workload
+$$;
+
+-- compare()'s third step: for each cell its estimate of the log-ratio
+-- (mu), that estimate's squared standard error and degrees of freedom, and
+-- what they rest on (method): the cell's units with the moderated spread
+-- where it has two or more (and a counted cell three seeds or more), else
+-- for one run a side that no neighbour disturbed the seconds inside the
+-- runs, else none.  base_driver and other_driver: the drivers already
+-- chosen for each side (compare() resolves driver).
+CREATE OR REPLACE FUNCTION microbench.comparison_estimates(base text, other text, metric text, phase text,
+                                                           base_driver text, other_driver text,
+                                                           max_wait_difference double precision,
+                                                           start_spread double precision)
+RETURNS TABLE (dbms text, workload text, base_runs integer, other_runs integer,
+               base_value double precision, other_value double precision,
+               base_spread double precision, other_spread double precision,
+               base_driver_used text, other_driver_used text, n bigint, n_set_aside bigint,
+               n_units bigint, trimmed integer, s2_unit double precision, one_start boolean,
+               start_pairs bigint, pooled bigint, prior_df double precision, df_unit double precision,
+               pool text, outlier boolean, seeds bigint, mu double precision, se2 double precision,
+               df double precision, method text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH side AS (
+        SELECT s.*,
+               CASE WHEN s.runs > 1 AND s.centre > 0 THEN (s.hi - s.lo) / s.centre END AS spread,
+               -- one side's mean log value from the seconds inside its runs
+               s.samples * (1 - s.within_rho) / (1 + s.within_rho) AS samples_eff
+        FROM microbench.side_stats(base, other, metric, phase, base_driver, other_driver) s
+    ), spreads AS MATERIALIZED (
+        -- (materialized: made once, though each cell looks its own up)
+        SELECT * FROM microbench.comparison_cell_spreads(base, other, metric, phase, base_driver, other_driver,
+                                                         max_wait_difference)
+    ), cells AS (
+        SELECT coalesce(b.dbms, o.dbms) AS dbms, coalesce(b.workload, o.workload) AS workload,
+               b.runs AS base_runs, o.runs AS other_runs, b.centre AS base_value, o.centre AS other_value,
+               b.spread AS base_spread, o.spread AS other_spread,
+               b.driver AS base_driver, o.driver AS other_driver,
+               -- the fallback of a cell with one run a side: the seconds
+               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
+                   b.within_var / b.samples_eff + o.within_var / o.samples_eff END AS se2_seconds,
+               CASE WHEN b.samples_eff >= 2 AND o.samples_eff >= 2 THEN
+                   (b.within_var / b.samples_eff + o.within_var / o.samples_eff) ^ 2
+                   / nullif((b.within_var / b.samples_eff) ^ 2 / (b.samples_eff - 1)
+                            + (o.within_var / o.samples_eff) ^ 2 / (o.samples_eff - 1), 0) END AS df_seconds,
+               o.mean_log - b.mean_log AS d_sides,
+               -- the seconds decide only a cell of one run a side that no
+               -- neighbour disturbed: not what is left of a cell whose
+               -- other pairs were set aside
+               b.runs = 1 AND o.runs = 1
+                   AND NOT EXISTS (SELECT 1 FROM spreads x
+                                   WHERE x.dbms = b.dbms AND x.workload = b.workload AND x.n_set_aside > 0)
+                   AS one_run_a_side
+        FROM (SELECT * FROM side WHERE side.side = 'base') b
+        FULL JOIN (SELECT * FROM side WHERE side.side = 'other') o
+               ON o.dbms = b.dbms AND o.workload = b.workload
     ), seeds AS (
         -- a counted cell is decided on three seeds or more: each round of a
         -- counted comparison draws its own (the same for both sides), so
         -- that the pairs' spread says how much the count depends on the
         -- keys a run drew; the replays of one seed agree to the instruction
         -- and would make any verdict look certain
-        SELECT microbench.run_column(r.dbms, r.driver,
-                                     coalesce(compare.base_driver, compare.driver) IS NULL
-                                     AND coalesce(compare.other_driver, compare.driver) IS NULL) AS dbms,
+        SELECT microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL) AS dbms,
                r.workload, count(DISTINCT r.seed) AS n
-        FROM (VALUES (base, coalesce(compare.base_driver, compare.driver)),
-                     (other, coalesce(compare.other_driver, compare.driver))) AS s(label, driver)
+        FROM (VALUES (base, base_driver), (other, other_driver)) AS s(label, driver)
         JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
-        WHERE microbench.counted_metric(metric) AND r.phase = compare.phase
+        WHERE microbench.counted_metric(metric) AND r.phase = comparison_estimates.phase
           AND microbench.metric_value(r, metric) IS NOT NULL
         GROUP BY 1, r.workload
-    ), estimated AS (
-        SELECT ce.*, m.n, m.n_set_aside, m.n_units, m.trimmed, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
-               m.df_unit, m.pool, m.outlier, sd.n AS seeds,
-               CASE WHEN m.usable THEN m.mu WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.d_sides END AS mu,
-               CASE WHEN m.usable THEN
-                        m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
-                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.se2_seconds END AS se2,
-               CASE WHEN m.usable THEN m.df_unit
-                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.df_seconds END AS df,
-               CASE WHEN m.usable THEN
-                        CASE WHEN m.one_start THEN 'one start' WHEN m.start_pairs >= 2 AND m.start_pairs < m.n
-                             THEN 'starts' ELSE 'pairs' END
-                    WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN 'seconds' END AS method
-        FROM cells ce
-        LEFT JOIN seeds sd ON sd.dbms = ce.dbms AND sd.workload = ce.workload
-        LEFT JOIN LATERAL (SELECT mo.*,
-                                  mo.s2_unit > 0 AND (NOT microbench.counted_metric(metric) OR sd.n >= 3) AS usable
-                           FROM moderated mo
-                           WHERE mo.dbms = ce.dbms AND mo.workload = ce.workload) m ON true
+    )
+    SELECT ce.dbms, ce.workload, ce.base_runs, ce.other_runs, ce.base_value, ce.other_value,
+           ce.base_spread, ce.other_spread, ce.base_driver, ce.other_driver,
+           m.n, m.n_set_aside, m.n_units, m.trimmed, m.s2_unit, m.one_start, m.start_pairs, m.pooled, m.prior_df,
+           m.df_unit, m.pool, m.outlier, sd.n,
+           CASE WHEN m.usable THEN m.mu WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.d_sides END AS mu,
+           CASE WHEN m.usable THEN
+                    m.s2_unit / m.n_units + CASE WHEN m.one_start THEN start_spread ^ 2 ELSE 0 END
+                WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.se2_seconds END AS se2,
+           CASE WHEN m.usable THEN m.df_unit
+                WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN ce.df_seconds END AS df,
+           CASE WHEN m.usable THEN
+                    CASE WHEN m.one_start THEN 'one start' WHEN m.start_pairs >= 2 AND m.start_pairs < m.n
+                         THEN 'starts' ELSE 'pairs' END
+                WHEN ce.se2_seconds > 0 AND ce.one_run_a_side THEN 'seconds' END AS method
+    FROM cells ce
+    LEFT JOIN seeds sd ON sd.dbms = ce.dbms AND sd.workload = ce.workload
+    LEFT JOIN LATERAL (SELECT mo.*,
+                              mo.s2_unit > 0 AND (NOT microbench.counted_metric(metric) OR sd.n >= 3) AS usable
+                       FROM spreads mo
+                       WHERE mo.dbms = ce.dbms AND mo.workload = ce.workload AND mo.has_units) m ON true
+$$;
+
+-- The comparison behind every report: one row per report column and
+-- catalog workload that either side ran, with a verdict.  A column is a
+-- DBMS; with no driver chosen, a label's Postgres runs over the wire are a
+-- column of their own, dbms 'postgres-wire' (run_column), decided on their
+-- own pairs and pooled with their own kind only.  docs/methodology.md
+-- explains the model and how it was checked; in short:
+--   - the unit is the pair: the two sides' runs of one round, whose
+--     log-ratio is the observation (drift that slows both alike cancels);
+--   - pairs that ran on the same two server starts are one unit (their
+--     mean), so the luck of a start counts once; when all of a cell's pairs
+--     ran on one pair of starts, that luck cannot be seen in them and a
+--     spread of start_spread (a log-ratio standard deviation) is assumed;
+--   - a timed cell of ten units or more is centred on their 20% trimmed
+--     mean, its spread their winsorized variance (Yuen), so that a round
+--     the host slowed does not move it;
+--   - a cell's variance is moderated towards the variance its like cells
+--     share (variance_prior_robust: the cells of its workload group when
+--     at least three have a spread, else the column's reads, or its
+--     writes; never reads with writes, nor in-server with wire cells), so
+--     that three rounds give a usable
+--     interval; a cell whose spread is far beyond its fellows' (a disturbed
+--     one) neither sets that prior nor takes it, and keeps its own;
+--   - pairs disturbed by a neighbour are set aside (comparison_pairs);
+--   - a cell is a difference when its interval excludes 1 and the change
+--     is at least threshold (the ratio at least 1 + threshold or at most
+--     1 / (1 + threshold)), equivalent when the interval lies inside
+--     1 / (1 + threshold) .. 1 + threshold, inconclusive otherwise; the decisions of the whole
+--     comparison are adjusted for their number (Benjamini-Hochberg, the
+--     differences and the equivalences each), and the interval printed is
+--     the false-coverage-rate adjusted one it was decided on
+--     (Benjamini-Yekutieli): a selected cell's at 1 - R·alpha/m, where R
+--     cells of m were selected; an undecided cell's at the wider of the two.
+-- The estimate of each cell comes from comparison_estimates() (and the
+-- steps it rests on); what is left here is the deciding of all the cells
+-- together, and the words for what each decision rests on.
+-- Columns:
+--   dbms         the report column: postgres, postgres-wire, mysql, mariadb
+--   ratio        exp(mean log-ratio of the pairs, or their trimmed mean): the report's cell
+--   base_value, other_value  each side's geometric mean over all its runs
+--   ci_low/high, level  the interval, and its confidence level
+--   p_value      two-sided, for "no difference"; q_value: BH-adjusted
+--   verdict      difference, equivalent or inconclusive; significant =
+--                a difference; equivalent = shown the same
+--   method       pairs, starts (pairs grouped by their server starts),
+--                one start (start_spread assumed), seconds (one run a side:
+--                the seconds inside the runs), or NULL (no interval)
+--   basis        the same in words, with the pooling
+--   pairs, set_aside  pairs used, and pairs set aside as disturbed
+--   rounds_needed  for an undecided cell: about how many more rounds
+--                would decide it at its present spread (at most 1000; NULL
+--                when no number would: all pairs on one pair of starts)
+CREATE OR REPLACE FUNCTION microbench.compare(base text, other text, metric text DEFAULT 'qps',
+                                              phase text DEFAULT 'post',
+                                              confidence double precision DEFAULT 0.95,
+                                              threshold double precision DEFAULT 0.02,
+                                              driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                              other_driver text DEFAULT NULL,
+                                              max_wait_difference double precision DEFAULT 0.1,
+                                              start_spread double precision DEFAULT 0.01)
+RETURNS TABLE (dbms text, workload text, grp text, group_order integer, report_order integer,
+               base_runs integer, other_runs integer, base_value double precision,
+               other_value double precision, ratio double precision,
+               base_spread double precision, other_spread double precision,
+               noise double precision, within_noise boolean,
+               ci_low double precision, ci_high double precision, p_value double precision,
+               q_value double precision, significant boolean, method text,
+               base_driver_used text, other_driver_used text,
+               verdict text, equivalent boolean, level double precision, basis text,
+               pairs integer, set_aside integer, rounds_needed integer)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH estimated AS (
+        SELECT e.*, e.base_driver_used AS base_driver, e.other_driver_used AS other_driver
+        FROM microbench.comparison_estimates(base, other, metric, phase,
+                                             coalesce(compare.base_driver, compare.driver),
+                                             coalesce(compare.other_driver, compare.driver),
+                                             max_wait_difference, start_spread) e
     ), tested AS (
         SELECT e.*,
                ln(1 + threshold) AS bound,
@@ -788,77 +892,48 @@ AS $$
     FROM u
 $$;
 
--- What can make the ratios of a comparison wrong although each run was
--- measured right, one line per finding and report column (dbms: the
--- column as compare() has it, postgres-wire for the wire's runs when no
--- driver was chosen, so that each path's machine is judged on its own):
---   host-speed  the host-speed canary (or steal time) differed between the
---               labels' runs: the machine was not the same for both;
---   trend       a label's QPS moved round after round in one direction,
---               over all its workloads (pooled regression of log QPS on the
---               round, each workload centred on its own mean);
---   data-state  the two labels' runs of a workload read data in a
---               different state (sizes, dead rows, visibility, undo
---               history beyond state_threshold);
---   busy        runs that shared their CPUs with a busy neighbour (the
---               runner's busy_share over a fifth of a CPU), every one
---               named with the share and the busiest other process; their
---               pairs are set aside, except where a cell has fewer than
---               three quiet pairs (those marked kept);
---   disturbed   pairs set aside because their two runs' CPU waits differ
---               by more than max_wait_difference from how the cell's pairs
---               usually differ (comparison_pairs), the worst five named.
---   strayed     pairs set aside because their log-ratio lies more than
---               five typical deviations from the cell's other pairs'
---               (comparison_pairs), each named with its ratio.
--- A finding needs p < 0.01 and a size of at least the threshold, so that
--- warnings are rare when nothing is wrong.  The sides and their drivers are
--- those of compare(), and the messages name a side by label and driver
--- when a driver was chosen ("gcc over pgsql").
-DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.compare_warnings(text, text, text, double precision, double precision,
-                                                    text, text, text);
-CREATE OR REPLACE FUNCTION microbench.compare_warnings(base text, other text, phase text DEFAULT 'post',
-                                                       threshold double precision DEFAULT 0.02,
-                                                       state_threshold double precision DEFAULT 0.10,
-                                                       driver text DEFAULT NULL, base_driver text DEFAULT NULL,
-                                                       other_driver text DEFAULT NULL,
-                                                       max_wait_difference double precision DEFAULT 0.1)
+-- The runs compare_warnings() looks at, for each side (base or other,
+-- name: the side's name in messages): their report column (col, as
+-- compare() has it: run_column), the log of their QPS (l), their share of
+-- the host's CPU time stolen by the hypervisor (steal), and what the
+-- findings read of them.  base_driver and other_driver: the drivers chosen
+-- for each side.
+CREATE OR REPLACE FUNCTION microbench.warning_runs(base text, other text, phase text,
+                                                   base_driver text, other_driver text)
+RETURNS TABLE (side text, name text, col text, run_id bigint, workload text, round integer,
+               started_at timestamptz, l double precision, steal double precision,
+               canary_before_us double precision, canary_after_us double precision,
+               data_state jsonb, busy_share double precision, busy_note text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s.side, microbench.side_name(s.label, s.driver),
+           microbench.run_column(r.dbms, r.driver, base_driver IS NULL AND other_driver IS NULL),
+           r.run_id, r.workload, r.round, r.started_at, ln(microbench.metric_value(r, 'qps')),
+           r.host_cpu_steal_seconds
+               / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
+                        + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0),
+           r.canary_before_us, r.canary_after_us, r.data_state, r.busy_share, r.busy_note
+    FROM (VALUES ('base', base, base_driver), ('other', other, other_driver)) AS s(side, label, driver)
+    JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
+    WHERE r.phase = warning_runs.phase AND microbench.metric_value(r, 'qps') > 0
+      AND microbench.check_drivers(base, other, warning_runs.phase, base_driver, other_driver)
+$$;
+
+-- compare_warnings()' findings that the machine itself differed between
+-- the two sides: the host-speed canary timed before and after each run, or
+-- the steal time of a virtual machine.
+CREATE OR REPLACE FUNCTION microbench.host_speed_warnings(base text, other text, phase text,
+                                                          base_driver text, other_driver text,
+                                                          base_name text, other_name text, threshold double precision)
 RETURNS TABLE (dbms text, kind text, message text)
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH pairs AS MATERIALIZED (
-        -- (the busy, disturbed and strayed findings read the same pairs)
-        SELECT * FROM microbench.comparison_pairs(base, other, 'qps', compare_warnings.phase,
-                                                  coalesce(compare_warnings.base_driver, compare_warnings.driver),
-                                                  coalesce(compare_warnings.other_driver, compare_warnings.driver),
-                                                  max_wait_difference)
-    ), sides AS (
-        SELECT s.side, s.label, s.driver, microbench.side_name(s.label, s.driver) AS name
-        FROM (VALUES ('base', base, coalesce(compare_warnings.base_driver, compare_warnings.driver)),
-                     ('other', other, coalesce(compare_warnings.other_driver, compare_warnings.driver)))
-             AS s(side, label, driver)
+    WITH runs AS (
+        SELECT * FROM microbench.warning_runs(base, other, host_speed_warnings.phase, base_driver, other_driver)
     ), names AS (
-        SELECT max(s.name) FILTER (WHERE s.side = 'base') AS base_name,
-               max(s.name) FILTER (WHERE s.side = 'other') AS other_name
-        FROM sides s
-    ), runs AS (
-        -- col: the run's report column, as compare() has it (run_column)
-        SELECT s.side, s.name,
-               microbench.run_column(r.dbms, r.driver,
-                                     coalesce(compare_warnings.base_driver, compare_warnings.driver) IS NULL
-                                     AND coalesce(compare_warnings.other_driver, compare_warnings.driver) IS NULL) AS col,
-               r.*, ln(microbench.metric_value(r, 'qps')) AS l,
-               r.host_cpu_steal_seconds
-                   / nullif(r.host_cpu_user_seconds + r.host_cpu_system_seconds + r.host_cpu_iowait_seconds
-                            + r.host_cpu_idle_seconds + coalesce(r.host_cpu_steal_seconds, 0), 0) AS steal
-        FROM sides s
-        JOIN microbench.scoped_runs() r ON r.label = s.label AND (s.driver IS NULL OR r.driver = s.driver)
-        WHERE r.phase = compare_warnings.phase AND microbench.metric_value(r, 'qps') > 0
-          AND microbench.check_drivers(base, other, compare_warnings.phase,
-                                       coalesce(compare_warnings.base_driver, compare_warnings.driver),
-                                       coalesce(compare_warnings.other_driver, compare_warnings.driver))
+        SELECT host_speed_warnings.base_name, host_speed_warnings.other_name
     ), canary AS (
         SELECT r.col AS dbms,
                array_agg(c.us) FILTER (WHERE r.side = 'base') AS b,
@@ -893,6 +968,24 @@ AS $$
                       round(s.o::numeric * 100, 1), n.other_name, to_char(s.p, 'FM0.0000'))
         FROM steal s, names n
         WHERE s.p < 0.01 AND abs(s.b - s.o) >= 0.01
+    )
+    SELECT * FROM canary_found UNION ALL SELECT * FROM steal_found
+$$;
+
+-- compare_warnings()' findings that a side's QPS changed from round to
+-- round: a trend (a slope over the rounds, in every workload alike) or
+-- levels that differ between rounds (one-way analysis of variance).
+CREATE OR REPLACE FUNCTION microbench.trend_warnings(base text, other text, phase text,
+                                                     base_driver text, other_driver text,
+                                                     base_name text, other_name text, threshold double precision)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT * FROM microbench.warning_runs(base, other, trend_warnings.phase, base_driver, other_driver)
+    ), names AS (
+        SELECT trend_warnings.base_name, trend_warnings.other_name
     ), rounds AS (
         -- each run's round: the round it was given, numbered from 0 (the
         -- turns of one round, microbench compare --turns, share it), else
@@ -958,6 +1051,24 @@ AS $$
         FROM trend_tests t
         WHERE (t.p_trend < 0.01 AND abs(exp(t.slope * (t.rounds - 1)) - 1) >= threshold)
            OR (t.p_rounds < 0.01 AND t.largest >= threshold)
+    )
+    SELECT * FROM trend_found
+$$;
+
+-- compare_warnings()' finding that the two sides read data in a
+-- different state: the median of a fingerprint figure of the runs'
+-- data_state differs by more than state_threshold.
+CREATE OR REPLACE FUNCTION microbench.data_state_warnings(base text, other text, phase text,
+                                                          base_driver text, other_driver text,
+                                                          base_name text, other_name text, state_threshold double precision)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT * FROM microbench.warning_runs(base, other, data_state_warnings.phase, base_driver, other_driver)
+    ), names AS (
+        SELECT data_state_warnings.base_name, data_state_warnings.other_name
     ), states AS (
         -- the median of each fingerprint figure per side and workload
         SELECT r.col AS dbms, r.workload, f.key,
@@ -984,6 +1095,28 @@ AS $$
         FROM state_diffs d, names n
         WHERE d.diff > state_threshold
         GROUP BY d.dbms
+    )
+    SELECT * FROM state_found
+$$;
+
+-- compare_warnings()' findings about pairs of runs (comparison_pairs):
+-- runs that shared their CPUs with a busy neighbour, and pairs set aside
+-- as disturbed or as strayed.
+CREATE OR REPLACE FUNCTION microbench.pair_warnings(base text, other text, phase text,
+                                                    base_driver text, other_driver text,
+                                                    base_name text, other_name text, max_wait_difference double precision)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH runs AS (
+        SELECT * FROM microbench.warning_runs(base, other, pair_warnings.phase, base_driver, other_driver)
+    ), names AS (
+        SELECT pair_warnings.base_name, pair_warnings.other_name
+    ), pairs AS MATERIALIZED (
+        -- (the busy, disturbed and strayed findings read the same pairs)
+        SELECT * FROM microbench.comparison_pairs(base, other, 'qps', pair_warnings.phase, base_driver,
+                                                  other_driver, max_wait_difference)
     ), busy_kept AS (
         -- busy runs whose pairs stayed in: their cell had too few quiet ones
         SELECT DISTINCT unnest(p.base_run_ids || p.other_run_ids) AS run_id
@@ -1031,14 +1164,67 @@ AS $$
         FROM disturbed d, names n
         GROUP BY d.dbms
     )
-    SELECT f.* FROM (
-        SELECT * FROM canary_found
-        UNION ALL SELECT * FROM steal_found
-        UNION ALL SELECT * FROM trend_found
-        UNION ALL SELECT * FROM state_found
-        UNION ALL SELECT * FROM busy_found
-        UNION ALL SELECT * FROM disturbed_found
-        UNION ALL SELECT * FROM strayed_found
+    SELECT * FROM busy_found UNION ALL SELECT * FROM disturbed_found UNION ALL SELECT * FROM strayed_found
+$$;
+
+-- What can make the ratios of a comparison wrong although each run was
+-- measured right, one line per finding and report column (dbms: the
+-- column as compare() has it, postgres-wire for the wire's runs when no
+-- driver was chosen, so that each path's machine is judged on its own):
+--   host-speed  the host-speed canary (or steal time) differed between the
+--               labels' runs: the machine was not the same for both;
+--   trend       a label's QPS moved round after round in one direction,
+--               over all its workloads (pooled regression of log QPS on the
+--               round, each workload centred on its own mean);
+--   data-state  the two labels' runs of a workload read data in a
+--               different state (sizes, dead rows, visibility, undo
+--               history beyond state_threshold);
+--   busy        runs that shared their CPUs with a busy neighbour (the
+--               runner's busy_share over a fifth of a CPU), every one
+--               named with the share and the busiest other process; their
+--               pairs are set aside, except where a cell has fewer than
+--               three quiet pairs (those marked kept);
+--   disturbed   pairs set aside because their two runs' CPU waits differ
+--               by more than max_wait_difference from how the cell's pairs
+--               usually differ (comparison_pairs), the worst five named.
+--   strayed     pairs set aside because their log-ratio lies more than
+--               five typical deviations from the cell's other pairs'
+--               (comparison_pairs), each named with its ratio.
+-- A finding needs p < 0.01 and a size of at least the threshold, so that
+-- warnings are rare when nothing is wrong.  The sides and their drivers are
+-- those of compare(), and the messages name a side by label and driver
+-- when a driver was chosen ("gcc over pgsql").  Each kind of finding is a
+-- function of its own, above; this one puts their findings in order.
+CREATE OR REPLACE FUNCTION microbench.compare_warnings(base text, other text, phase text DEFAULT 'post',
+                                                       threshold double precision DEFAULT 0.02,
+                                                       state_threshold double precision DEFAULT 0.10,
+                                                       driver text DEFAULT NULL, base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL,
+                                                       max_wait_difference double precision DEFAULT 0.1)
+RETURNS TABLE (dbms text, kind text, message text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH sides AS (
+        SELECT coalesce(compare_warnings.base_driver, compare_warnings.driver) AS base_driver,
+               coalesce(compare_warnings.other_driver, compare_warnings.driver) AS other_driver
+    ), names AS (
+        SELECT s.*, microbench.side_name(base, s.base_driver) AS base_name,
+               microbench.side_name(other, s.other_driver) AS other_name
+        FROM sides s
+    )
+    SELECT f.* FROM names n, LATERAL (
+        SELECT * FROM microbench.host_speed_warnings(base, other, compare_warnings.phase, n.base_driver,
+                                                     n.other_driver, n.base_name, n.other_name, threshold)
+        UNION ALL
+        SELECT * FROM microbench.trend_warnings(base, other, compare_warnings.phase, n.base_driver,
+                                                n.other_driver, n.base_name, n.other_name, threshold)
+        UNION ALL
+        SELECT * FROM microbench.data_state_warnings(base, other, compare_warnings.phase, n.base_driver,
+                                                     n.other_driver, n.base_name, n.other_name, state_threshold)
+        UNION ALL
+        SELECT * FROM microbench.pair_warnings(base, other, compare_warnings.phase, n.base_driver,
+                                               n.other_driver, n.base_name, n.other_name, max_wait_difference)
     ) f
     ORDER BY microbench.dbms_order(f.dbms), f.kind, f.message
 $$;

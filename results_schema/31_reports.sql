@@ -16,7 +16,6 @@
 -- One report cell: the ratio with two decimals and its verdict's mark —
 -- nothing for a difference, "=" for the same within the threshold, "?" for
 -- not decided yet — or "-" when there is no data.
-DROP FUNCTION IF EXISTS microbench.report_cell(double precision, boolean);
 CREATE OR REPLACE FUNCTION microbench.report_cell(ratio double precision, verdict text)
 RETURNS text LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -35,10 +34,6 @@ $$;
 -- base_driver and other_driver choose the sides' drivers as in compare();
 -- a label column is named by its side ("gcc over pgsql") when other_driver
 -- is chosen.
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean);
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.report_grid(text, text[], text, text, boolean, double precision, double precision,
-                                               text, text);
 CREATE OR REPLACE FUNCTION microbench.report_grid(base text, others text[], metric text, phase text,
                                                   by_label boolean,
                                                   confidence double precision DEFAULT 0.95,
@@ -82,15 +77,71 @@ AS $$
                   WHERE x.workload = w.name AND (NOT by_label OR x.dbms = cols.dbms))
 $$;
 
+-- One row of report_grid(), as a type: the report's steps pass a grid
+-- between them as an array of these rather than as JSON that each takes
+-- apart by hand, so a column has one name and one type everywhere.  Its
+-- attributes are report_grid()'s columns, in their order.  A type is
+-- created once: a column added later is an ALTER TYPE ... ADD ATTRIBUTE
+-- beside this.
+DO $type$
+BEGIN
+    IF to_regtype('microbench.report_grid_row') IS NULL THEN
+        CREATE TYPE microbench.report_grid_row AS (
+            column_order integer, column_name text, dbms text, grp text, group_order integer,
+            report_order integer, workload text, cell text, ratio double precision,
+            within_noise boolean, repeated boolean, ci_low double precision,
+            ci_high double precision, p_value double precision, significant boolean,
+            method text, verdict text, level double precision, basis text,
+            pairs integer, set_aside integer, rounds_needed integer);
+    END IF;
+END
+$type$;
+
+-- report_grid()'s rows as an array of report_grid_row, in the order it
+-- returns them: the form in which the renderers take a grid.
+CREATE OR REPLACE FUNCTION microbench.report_grid_rows(base text, others text[], metric text, phase text,
+                                                       by_label boolean,
+                                                       confidence double precision DEFAULT 0.95,
+                                                       threshold double precision DEFAULT 0.02,
+                                                       base_driver text DEFAULT NULL,
+                                                       other_driver text DEFAULT NULL)
+RETURNS microbench.report_grid_row[] LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY(SELECT ROW(g.*)::microbench.report_grid_row
+                 FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold,
+                                             base_driver, other_driver) g)
+$$;
+
+-- The cell of a grid's column for a workload it has no runs of: "-" and
+-- nothing else, where the column and the workload would put it.
+CREATE OR REPLACE FUNCTION microbench.report_no_data_cell(column_order integer, column_name text, dbms text,
+                                                          grp text, group_order integer, report_order integer,
+                                                          workload text)
+RETURNS microbench.report_grid_row LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r       microbench.report_grid_row;
+BEGIN
+    r.column_order := column_order;
+    r.column_name := column_name;
+    r.dbms := dbms;
+    r.grp := grp;
+    r.group_order := group_order;
+    r.report_order := report_order;
+    r.workload := workload;
+    r.cell := '-';
+    RETURN r;
+END
+$$;
+
 -- What the columns and marks of a report mean, said once under it, a line
 -- each: the DBMS names of its columns (dbms_legend: beside pg-wire, pg
 -- says it is in-server), what a cell divides by what (cells,
 -- e.g. "QPS(clang) / QPS(gcc)"), the three verdicts, and what the
 -- intervals are (the markdown report prints them).
-DROP FUNCTION IF EXISTS microbench.report_footer(boolean, text);
-DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision);
-DROP FUNCTION IF EXISTS microbench.report_footer(jsonb, text, double precision, double precision, text);
-CREATE OR REPLACE FUNCTION microbench.report_footer(grid_rows jsonb, prefix text,
+CREATE OR REPLACE FUNCTION microbench.report_footer(grid microbench.report_grid_row[], prefix text,
                                                     confidence double precision DEFAULT 0.95,
                                                     threshold double precision DEFAULT 0.02,
                                                     cells text DEFAULT NULL)
@@ -108,15 +159,14 @@ AS $$
            || E'\n' || prefix || 'intervals: ' || round((confidence * 100)::numeric, 1)::float8
            || '% for all the cells of a comparison together (false-coverage-rate adjusted), from the pairs'' spread pooled over like cells'
     FROM (SELECT c.dbms, microbench.dbms_legend(c.dbms, array_agg(c.dbms) OVER ()) AS legend
-          FROM (SELECT DISTINCT e->>'dbms' AS dbms
-                FROM jsonb_array_elements(grid_rows) e WHERE microbench.dbms_short(e->>'dbms') IS NOT NULL) c) d,
+          FROM (SELECT DISTINCT r.dbms
+                FROM unnest(grid) r WHERE microbench.dbms_short(r.dbms) IS NOT NULL) c) d,
          (SELECT round((threshold * 100)::numeric, 1)::float8::text AS pct) t
     GROUP BY t.pct
 $$;
 
 -- A cell of the markdown report: the text cell, its interval when there is
 -- one, and for an undecided cell about how many more rounds would decide it.
-DROP FUNCTION IF EXISTS microbench.report_cell_interval(text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.report_cell_interval(cell text, ci_low double precision,
                                                            ci_high double precision,
                                                            rounds_needed integer DEFAULT NULL,
@@ -134,12 +184,10 @@ AS $$
            ELSE '' END
 $$;
 
-DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text);
-DROP FUNCTION IF EXISTS microbench.report_render(jsonb, text, double precision, double precision);
 -- Lay a grid out as text (the seed's layout), markdown or CSV.  Text
 -- columns are 8 characters wide as in the seed, wider when a column's name
 -- (a label, in a series) needs it.
-CREATE OR REPLACE FUNCTION microbench.report_render(grid_rows jsonb, format text,
+CREATE OR REPLACE FUNCTION microbench.report_render(grid microbench.report_grid_row[], format text,
                                                    confidence double precision DEFAULT 0.95,
                                                    threshold double precision DEFAULT 0.02,
                                                    cells text DEFAULT NULL)
@@ -158,8 +206,8 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Use text, markdown, csv or svg.';
     END IF;
-    SELECT greatest(8, max(length(e->>'column_name')) + 2) INTO width
-    FROM jsonb_array_elements(grid_rows) e;
+    SELECT greatest(8, max(length(r.column_name)) + 2) INTO width
+    FROM unnest(grid) r;
 
     IF format = 'csv' THEN
         SELECT 'group,workload,' || string_agg(format('%s,%s_ci_low,%s_ci_high,%s_significant,%s_verdict,%s_rounds_needed',
@@ -167,23 +215,22 @@ BEGIN
                                                       c.column_name, c.column_name),
                                                ',' ORDER BY c.column_order)
         INTO header
-        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
-              FROM jsonb_array_elements(grid_rows) e) c;
+        FROM (SELECT DISTINCT r.column_order, r.column_name FROM unnest(grid) r) c;
         result := header;
         FOR w IN
-            SELECT e->>'grp' AS grp, e->>'workload' AS workload,
+            SELECT r.grp, r.workload,
                    string_agg(concat_ws(',',
-                                  coalesce(to_char((e->>'ratio')::float8, 'FM999999999990.00'), ''),
-                                  coalesce(to_char((e->>'ci_low')::float8, 'FM999999999990.0000'), ''),
-                                  coalesce(to_char((e->>'ci_high')::float8, 'FM999999999990.0000'), ''),
-                                  CASE WHEN e->>'ratio' IS NULL THEN ''
-                                       ELSE coalesce(e->>'significant', 'false') END,
-                                  coalesce(e->>'verdict', ''),
-                                  coalesce(e->>'rounds_needed', '')),
-                              ',' ORDER BY (e->>'column_order')::int) AS cells
-            FROM jsonb_array_elements(grid_rows) e
-            GROUP BY 1, 2, (e->>'group_order')::int, (e->>'report_order')::int
-            ORDER BY (e->>'group_order')::int, (e->>'report_order')::int
+                                  coalesce(to_char(r.ratio, 'FM999999999990.00'), ''),
+                                  coalesce(to_char(r.ci_low, 'FM999999999990.0000'), ''),
+                                  coalesce(to_char(r.ci_high, 'FM999999999990.0000'), ''),
+                                  CASE WHEN r.ratio IS NULL THEN ''
+                                       ELSE coalesce(r.significant::text, 'false') END,
+                                  coalesce(r.verdict, ''),
+                                  coalesce(r.rounds_needed::text, '')),
+                              ',' ORDER BY r.column_order) AS cells
+            FROM unnest(grid) r
+            GROUP BY 1, 2, r.group_order, r.report_order
+            ORDER BY r.group_order, r.report_order
         LOOP
             result := result || E'\n' || w.grp || ',' || w.workload || ',' || w.cells;
         END LOOP;
@@ -191,8 +238,7 @@ BEGIN
     END IF;
 
     FOR g IN
-        SELECT DISTINCT (e->>'group_order')::int AS group_order, e->>'grp' AS grp
-        FROM jsonb_array_elements(grid_rows) e ORDER BY 1
+        SELECT DISTINCT r.group_order, r.grp FROM unnest(grid) r ORDER BY 1
     LOOP
         IF result <> '' THEN
             result := result || E'\n\n';
@@ -203,36 +249,33 @@ BEGIN
                         || repeat('---:|', count(*)::int) || '---|'
                END
         INTO header
-        FROM (SELECT DISTINCT (e->>'column_order')::int AS column_order, e->>'column_name' AS column_name
-              FROM jsonb_array_elements(grid_rows) e WHERE (e->>'group_order')::int = g.group_order) c;
+        FROM (SELECT DISTINCT r.column_order, r.column_name
+              FROM unnest(grid) r WHERE r.group_order = g.group_order) c;
         result := result || CASE format WHEN 'text' THEN '-- ' ELSE '### ' END || g.grp
                   || E'\n' || rtrim(header);
         FOR w IN
-            SELECT e->>'workload' AS workload,
+            SELECT r.workload,
                    CASE format
-                       WHEN 'text' THEN string_agg(rpad(e->>'cell', width), '' ORDER BY (e->>'column_order')::int)
-                       ELSE '| ' || string_agg(microbench.report_cell_interval(e->>'cell', (e->>'ci_low')::float8,
-                                                                               (e->>'ci_high')::float8,
-                                                                               (e->>'rounds_needed')::int,
-                                                                               e->>'verdict'),
-                                               ' | ' ORDER BY (e->>'column_order')::int) || ' | '
+                       WHEN 'text' THEN string_agg(rpad(r.cell, width), '' ORDER BY r.column_order)
+                       ELSE '| ' || string_agg(microbench.report_cell_interval(r.cell, r.ci_low, r.ci_high,
+                                                                               r.rounds_needed, r.verdict),
+                                               ' | ' ORDER BY r.column_order) || ' | '
                    END AS cells
-            FROM jsonb_array_elements(grid_rows) e
-            WHERE (e->>'group_order')::int = g.group_order
-            GROUP BY e->>'workload', (e->>'report_order')::int
-            ORDER BY (e->>'report_order')::int
+            FROM unnest(grid) r
+            WHERE r.group_order = g.group_order
+            GROUP BY r.workload, r.report_order
+            ORDER BY r.report_order
         LOOP
             result := result || E'\n' || w.cells || w.workload || CASE format WHEN 'text' THEN '' ELSE ' |' END;
         END LOOP;
     END LOOP;
-    RETURN result || microbench.report_footer(grid_rows, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
+    RETURN result || microbench.report_footer(grid, CASE format WHEN 'text' THEN '-- ' ELSE '' END,
                                               confidence, threshold, cells);
 END
 $$;
 
 -- The warnings under a report, one line each (of one DBMS when only_dbms),
 -- for the sides compare() had: base_driver and other_driver as there.
-DROP FUNCTION IF EXISTS microbench.warnings_caption(text, text[], text, text, double precision, text);
 CREATE OR REPLACE FUNCTION microbench.warnings_caption(base text, others text[], phase text, prefix text,
                                                        threshold double precision, only_dbms text,
                                                        base_driver text DEFAULT NULL,
@@ -391,7 +434,6 @@ $$;
 -- whose drivers ran with other options (its runs over the wire without
 -- prepared statements, say) says so per driver ("gcc in-server defaults,
 -- gcc over pgsql ps_mode=disable"), as its columns are apart too.
-DROP FUNCTION IF EXISTS microbench.options_caption(text[], text, text);
 CREATE OR REPLACE FUNCTION microbench.options_caption(labels text[], phase text, prefix text,
                                                       drivers text[] DEFAULT NULL)
 RETURNS text LANGUAGE sql STABLE
@@ -437,8 +479,6 @@ $$;
 -- Without them, labels measured both in-server and over the wire (as
 -- microbench compare --path both measures them) get a column per path, pg
 -- and pg-wire, never pooled; check_drivers refuses what stays ambiguous.
-DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text);
-DROP FUNCTION IF EXISTS microbench.bench_report(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.bench_report(base text, other text, format text DEFAULT 'text',
                                                    phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                                    confidence double precision DEFAULT 0.95,
@@ -487,8 +527,6 @@ COMMENT ON FUNCTION microbench.bench_report(text, text, text, text, text, double
 -- base or the others is in the grid.  base_driver and other_driver choose
 -- the sides' drivers as in compare(); the captions then name each side by
 -- label and driver ("QPS(gcc over pgsql) / QPS(gcc in-server)").
-DROP FUNCTION IF EXISTS microbench.relative_report(text, text[], text, text, text, boolean,
-                                                   double precision, double precision, text);
 CREATE OR REPLACE FUNCTION microbench.relative_report(base text, others text[], format text, phase text,
                                                       metric text, by_label boolean,
                                                       confidence double precision, threshold double precision,
@@ -499,7 +537,7 @@ RETURNS text LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    grid         jsonb;
+    grid         microbench.report_grid_row[];
     prefix       text := CASE format WHEN 'text' THEN '-- ' ELSE '' END;
     base_name    text := microbench.side_name(base, base_driver);
     other_names  text[] := ARRAY(SELECT microbench.side_name(o.label, other_driver)
@@ -515,11 +553,11 @@ BEGIN
         RETURN microbench.report_svg(base, others, phase, metric, by_label, confidence, threshold,
                                      base_driver => base_driver, other_driver => other_driver);
     END IF;
-    SELECT jsonb_agg(to_jsonb(g)) INTO grid
-    FROM microbench.report_grid(base, others, metric, phase, by_label, confidence, threshold,
-                                base_driver, other_driver) g
-    WHERE only_dbms IS NULL OR g.dbms = only_dbms;
-    IF grid IS NULL THEN
+    grid := ARRAY(SELECT g
+                  FROM unnest(microbench.report_grid_rows(base, others, metric, phase, by_label, confidence,
+                                                          threshold, base_driver, other_driver)) g
+                  WHERE only_dbms IS NULL OR g.dbms = only_dbms);
+    IF cardinality(grid) = 0 THEN
         RETURN NULL;
     END IF;
     RETURN microbench.report_render(grid, format, confidence, threshold,
@@ -549,7 +587,6 @@ $$;
 -- bench_relative('pg17', ARRAY['pg18', 'pg19'], 'markdown').  driver,
 -- base_driver and other_driver (the driver of every other label) choose
 -- the runs as for bench_report.
-DROP FUNCTION IF EXISTS microbench.bench_relative(text, text[], text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.bench_relative(base text, others text[], format text,
                                                      phase text DEFAULT 'post', metric text DEFAULT 'qps',
                                                      confidence double precision DEFAULT 0.95,
@@ -644,7 +681,6 @@ COMMENT ON FUNCTION microbench.bench_protocol(text, text, text, text, double pre
 -- read next to "1.06 of the instructions per query".  A label's runs of
 -- two drivers are two lines (driver), never pooled: in-server and over the
 -- wire, a query costs different things.
-DROP FUNCTION IF EXISTS microbench.bench_costs(text[], text);
 CREATE OR REPLACE FUNCTION microbench.bench_costs(labels text[], phase text DEFAULT 'post')
 RETURNS TABLE (dbms text, workload text, label text, driver text, runs integer, qps double precision,
                cpu_us_per_query double precision, cs_per_query double precision,

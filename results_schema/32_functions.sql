@@ -47,9 +47,9 @@ AS $$
 $$;
 
 -- One function of a counted cell, base against other: compare_functions'
--- rows (its comment says what each column is), and function_rows' when
--- they come back from JSON.  A type is created once: a column added later
--- is an ALTER TYPE ... ADD ATTRIBUTE beside this.
+-- rows (its comment says what each column is), which the functions'
+-- reports keep in arrays of this type.  A type is created once: a column
+-- added later is an ALTER TYPE ... ADD ATTRIBUTE beside this.
 DO $type$
 BEGIN
     IF to_regtype('microbench.function_difference') IS NULL THEN
@@ -245,15 +245,6 @@ AS $$
            split_part(function, '(', 1))
 $$;
 
--- compare_functions' rows, kept as JSON (jsonb_agg), as rows again.
-CREATE OR REPLACE FUNCTION microbench.function_rows(rows jsonb)
-RETURNS SETOF microbench.function_difference
-LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT * FROM jsonb_populate_recordset(NULL::microbench.function_difference, coalesce(rows, '[]'))
-$$;
-
 -- Per counted cell of base against other, markdown: the first top
 -- functions by their difference, both sides' instructions a query in each
 -- (self, and inclusive), how much of the cell's difference the first ten
@@ -279,16 +270,11 @@ DECLARE
     cell    record;
     f       record;
     result  text := '';
-    rows    jsonb;
-    by_cell jsonb;              -- each cell's rows, under "dbms|workload"
-    mine    jsonb;
+    rows    microbench.function_difference[];
+    mine    microbench.function_difference[];   -- the rows of the cell at hand
 BEGIN
-    SELECT jsonb_agg(to_jsonb(c)) INTO rows
-    FROM microbench.compare_functions(base, other, NULL, only_dbms, phase, confidence,
-                                      driver, base_driver, other_driver) c;
-    SELECT jsonb_object_agg(x.k, x.a) INTO by_cell
-    FROM (SELECT r.dbms || '|' || r.workload AS k, jsonb_agg(to_jsonb(r) ORDER BY r.rank) AS a
-          FROM microbench.function_rows(rows) r GROUP BY 1) x;
+    rows := ARRAY(SELECT c FROM microbench.compare_functions(base, other, NULL, only_dbms, phase, confidence,
+                                                            driver, base_driver, other_driver) c);
     FOR cell IN
         SELECT r.dbms, r.workload, min(r.seeds) AS seeds, min(r.cell_base) AS cb, min(r.cell_other) AS co,
                min(r.cell_difference) AS cd, count(*) AS functions,
@@ -296,12 +282,13 @@ BEGIN
                sum(r.self_difference) FILTER (WHERE r.rank <= 10) AS top_ten,
                sum(abs(r.self_difference)) AS gross,
                sum(abs(r.self_difference)) FILTER (WHERE r.rank <= 10) AS gross_top_ten
-        FROM microbench.function_rows(rows) r
+        FROM unnest(rows) r
         JOIN microbench.workloads w ON w.name = r.workload
         GROUP BY r.dbms, r.workload, w.group_order, w.report_order
         ORDER BY microbench.dbms_order(r.dbms), w.group_order, w.report_order
     LOOP
-        mine := by_cell -> (cell.dbms || '|' || cell.workload);
+        mine := ARRAY(SELECT r FROM unnest(rows) r
+                      WHERE r.dbms = cell.dbms AND r.workload = cell.workload ORDER BY r.rank);
         result := result || format(E'\n### %s %s: %s instructions a query (%s), %s (%s)\n\n',
                                    microbench.dbms_short(cell.dbms), cell.workload,
                                    microbench.format_instructions(cell.co), o,
@@ -316,7 +303,7 @@ BEGIN
                                                          || microbench.function_caption(r.object, r.function) || ', '
                                                          || microbench.format_instructions(r.self_difference, true)
                                                          || ' instructions a query' END)
-                                  FROM microbench.function_rows(mine) r
+                                  FROM unnest(mine) r
                                   WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank = 1);
             CONTINUE;
         END IF;
@@ -324,7 +311,7 @@ BEGIN
                             b, o, o, b, b, o)
                   || E'|---|---|---:|---:|---:|---:|---:|---:|\n';
         FOR f IN
-            SELECT * FROM microbench.function_rows(mine) r
+            SELECT * FROM unnest(mine) r
             WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank <= top
             ORDER BY r.rank
         LOOP
@@ -348,7 +335,7 @@ BEGIN
                                        microbench.format_instructions(r.inclusive_difference, true),
                                        microbench.format_instructions(r.base_inclusive),
                                        microbench.format_instructions(r.other_inclusive))
-                         FROM microbench.function_rows(mine) r
+                         FROM unnest(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND cell.cd <> 0
                            AND r.inclusive_difference / cell.cd >= 0.5
                            -- a call both builds make: one that a build inlined
@@ -364,7 +351,7 @@ BEGIN
                                        CASE WHEN sum(r.self_difference) / cell.cd > 0.25
                                             THEN ': over a quarter, and valgrind runs other variants of them than the CPU would'
                                             ELSE '' END)
-                         FROM microbench.function_rows(mine) r
+                         FROM unnest(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND cell.cd <> 0
                            AND microbench.libc_string_function(r.object, r.function)
                          HAVING count(*) > 0), '')
@@ -373,7 +360,7 @@ BEGIN
                                                   microbench.format_instructions(r.base_inclusive),
                                                   microbench.format_instructions(r.other_inclusive)),
                                            '; ' ORDER BY microbench.entry_point(r.function))
-                         FROM microbench.function_rows(mine) r
+                         FROM unnest(mine) r
                          WHERE r.dbms = cell.dbms AND r.workload = cell.workload
                            AND microbench.entry_point(r.function) IS NOT NULL AND r.object <> 'microbench.so') || '.', '')
                   || E'\n';

@@ -79,16 +79,16 @@ $$;
 -- and numbered by host, and a "-" cell where a host has no runs of a
 -- workload another host has (the renderer lays out one cell per column and
 -- workload).  NULL when no host has runs of the metric.
-DROP FUNCTION IF EXISTS microbench.hosts_grid(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.hosts_grid(base text, other text, campaign text, hosts jsonb,
                                                  metric text, phase text, confidence double precision,
                                                  threshold double precision)
-RETURNS jsonb LANGUAGE plpgsql VOLATILE
+RETURNS microbench.report_grid_row[] LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     h       record;
-    grid    jsonb := '[]';
+    r       microbench.report_grid_row;
+    grid    microbench.report_grid_row[] := '{}';
     saved   text[];
     prev    text[];
 BEGIN
@@ -96,35 +96,33 @@ BEGIN
         prev := microbench.host_scope(h.host_label, campaign);
         -- the scope before the first host's, put back after the last
         saved := coalesce(saved, prev);
-        SELECT grid || coalesce(jsonb_agg(to_jsonb(g) || jsonb_build_object(
-                   'column_order', h.host_order * 10 + g.column_order,
-                   'column_name', h.host_label || ':' || g.column_name)), '[]')
-        INTO grid
-        FROM microbench.report_grid(base, ARRAY[other], metric, phase, false, confidence, threshold) g;
+        FOR r IN SELECT * FROM unnest(microbench.report_grid_rows(base, ARRAY[other], metric, phase, false,
+                                                                  confidence, threshold)) LOOP
+            r.column_order := h.host_order * 10 + r.column_order;
+            r.column_name := h.host_label || ':' || r.column_name;
+            grid := grid || r;
+        END LOOP;
     END LOOP;
     IF saved IS NOT NULL THEN
         PERFORM microbench.host_scope(saved[1], saved[2]);
     END IF;
-    IF NOT EXISTS (SELECT FROM jsonb_array_elements(grid) e WHERE e->>'ratio' IS NOT NULL) THEN
+    IF NOT EXISTS (SELECT FROM unnest(grid) g WHERE g.ratio IS NOT NULL) THEN
         RETURN NULL;
     END IF;
-    RETURN (SELECT jsonb_agg(coalesce(g.e, c.col || w.wl || '{"cell": "-"}'))
-            FROM (SELECT DISTINCT jsonb_build_object('column_order', e->'column_order',
-                                                     'column_name', e->'column_name', 'dbms', e->'dbms') AS col
-                  FROM jsonb_array_elements(grid) e) c
-            CROSS JOIN (SELECT DISTINCT jsonb_build_object('grp', e->'grp', 'group_order', e->'group_order',
-                                                           'report_order', e->'report_order',
-                                                           'workload', e->'workload') AS wl
-                        FROM jsonb_array_elements(grid) e) w
-            LEFT JOIN LATERAL (SELECT e FROM jsonb_array_elements(grid) e
-                               WHERE e->'column_order' = c.col->'column_order'
-                                 AND e->'workload' = w.wl->'workload') g ON true);
+    RETURN ARRAY(SELECT coalesce(g.cell, microbench.report_no_data_cell(c.column_order, c.column_name, c.dbms,
+                                                                        w.grp, w.group_order, w.report_order,
+                                                                        w.workload))
+                 FROM (SELECT DISTINCT e.column_order, e.column_name, e.dbms FROM unnest(grid) e) c
+                 CROSS JOIN (SELECT DISTINCT e.grp, e.group_order, e.report_order, e.workload
+                             FROM unnest(grid) e) w
+                 LEFT JOIN LATERAL (SELECT e AS cell FROM unnest(grid) e
+                                    WHERE e.column_order = c.column_order
+                                      AND e.workload = w.workload) g ON true);
 END
 $$;
 
 -- The SVG: each host's report_svg() under a line naming the host and its
 -- facts, one above the other in one picture.
-DROP FUNCTION IF EXISTS microbench.hosts_svg(text, text, text, text, text, double precision, double precision);
 CREATE OR REPLACE FUNCTION microbench.hosts_svg(base text, other text, campaign text, hosts jsonb,
                                                 metric text, phase text, confidence double precision,
                                                 threshold double precision)
@@ -189,7 +187,7 @@ DECLARE
                       FROM microbench.campaign_hosts(base, other, campaign, phase) h);
     m       text;
     t       double precision;
-    grid    jsonb;
+    grid    microbench.report_grid_row[];
     prefix  text := CASE format WHEN 'text' THEN '-- ' WHEN 'csv' THEN '# ' ELSE '' END;
     result  text := '';
 BEGIN

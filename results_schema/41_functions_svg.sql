@@ -32,7 +32,7 @@ DECLARE
     muted_colour constant text := '#555555';
     b         text := microbench.side_name(base, base_driver);
     o         text := microbench.side_name(other, other_driver);
-    rows      jsonb;
+    rows      microbench.function_difference[];
     cell      record;
     f         record;
     x0        double precision := (margin + label_w + 10 + chart_w - margin - value_w) / 2.0;
@@ -42,10 +42,10 @@ DECLARE
     w         double precision;
     parts     text[] := '{}';
 BEGIN
-    SELECT jsonb_agg(to_jsonb(c)) INTO rows
-    FROM microbench.compare_functions(base, other, NULL, NULL, phase, confidence,
-                                      base_driver => base_driver, other_driver => other_driver) c;
-    IF rows IS NULL THEN
+    rows := ARRAY(SELECT c FROM microbench.compare_functions(base, other, NULL, NULL, phase, confidence,
+                                                            base_driver => base_driver,
+                                                            other_driver => other_driver) c);
+    IF cardinality(rows) = 0 THEN
         RETURN;
     END IF;
     y := y + 16;
@@ -65,7 +65,7 @@ BEGIN
                            min(r.cell_difference) AS cd,
                            sum(r.self_difference) FILTER (WHERE r.rank <= top) AS shown,
                            max(abs(r.self_difference)) FILTER (WHERE r.rank <= top) AS largest
-                    FROM microbench.function_rows(rows) r
+                    FROM unnest(rows) r
                     GROUP BY r.dbms, r.workload
                     HAVING min(r.cell_base) > 0 AND min(r.cell_other) > 0 AND min(r.cell_difference) <> 0
                        AND bool_or(r.differs)) c) cell_rows
@@ -90,7 +90,7 @@ BEGIN
         parts := parts || format('<line class="functions-zero" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000" stroke-width="1" shape-rendering="crispEdges"/>',
                                  x0, y, x0, y + top * row_h);
         FOR f IN
-            SELECT * FROM microbench.function_rows(rows) r
+            SELECT * FROM unnest(rows) r
             WHERE r.dbms = cell.dbms AND r.workload = cell.workload AND r.rank <= top
             ORDER BY r.rank
         LOOP

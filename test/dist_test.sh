@@ -36,10 +36,11 @@ src=$work/microbench-$version
 missing=""
 for f in LICENSE META.json README.md Makefile extension/microbench.control extension/sql/microbench--0.1.sql \
          docs/workloads.md docs/guide.md results_schema/10_runs.sql extension/microbench_functions.sql \
+         results_schema/upgrade/0.2.sql extension/upgrade/0.2.sql \
          client/Makefile client/compare/microbench-build test/pg_suite.sh; do
     [ -f "$src/$f" ] || missing="$missing $f"
 done
-is "$missing" "" "the tarball has the licence, metadata, docs, sources, the frozen 0.1 script and the tests"
+is "$missing" "" "the tarball has the licence, metadata, docs, sources, the frozen 0.1 script, the upgrade steps and the tests"
 is "$(cd "$src" && find . \( -name '*.o' -o -name '*.so' -o -name 'microbench--0.2.sql' -o -name microbench -type f \) | head -3)" "" \
     "... and no build products"
 
@@ -55,10 +56,12 @@ missing=""
 for f in "$sharedir/microbench.control" "$sharedir/microbench--0.1.sql" "$sharedir/microbench--0.2.sql" \
          "$sharedir/microbench--0.1--0.2.sql" "$libdir/microbench.so" \
          "$stage/usr/local/bin/microbench" "$stage/usr/local/share/microbench/microbench-build" \
-         "$stage/usr/local/share/microbench/extension/microbench.control"; do
+         "$stage/usr/local/share/microbench/extension/microbench.control" \
+         "$stage/usr/local/share/microbench/extension/upgrade/0.2.sql" \
+         "$stage/usr/local/share/microbench/results_schema/upgrade/0.2.sql"; do
     [ -e "$f" ] || missing="$missing ${f#$stage}"
 done
-is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the command, the runner's sources"
+is "$missing" "" "installed: control file, library, the 0.1 and 0.2 scripts, the update, the command, the runner's sources and upgrade steps"
 "$stage/usr/local/bin/microbench" --help >/dev/null 2>&1
 ok $? "the installed microbench runs (--help)"
 # the whole output first: under pipefail, grep -q leaving at its match

@@ -19,7 +19,7 @@ trap '"$here/pg_cluster.sh" stop "$dir"' EXIT
 
 eval "$("$here/pg_cluster.sh" start "$dir" "$port")"
 createdb central
-for f in "$root"/results_schema/*.sql "$root"/fleet/roles.sql; do
+for f in "$root"/results_schema/upgrade/*.sql "$root"/results_schema/*.sql "$root"/fleet/roles.sql; do
     psql -X -q -d central -v ON_ERROR_STOP=1 -f "$f" >/dev/null 2>&1 ||
         { echo "cannot load $f into the central database" >&2; psql -X -q -d central -v ON_ERROR_STOP=1 -f "$f" >/dev/null; }
 done

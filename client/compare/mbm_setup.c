@@ -503,8 +503,8 @@ mbm_setup_results(char *err, size_t errlen)
 		if (strcmp(value, "t") == 0)
 		{
 			snprintf(err, errlen, "the results database's schema is older than this program's (no"
-					 " microbench.push_run): load results_schema/*.sql into it again (or ALTER"
-					 " EXTENSION microbench UPDATE)");
+					 " microbench.push_run): load results_schema/upgrade/*.sql and"
+					 " results_schema/*.sql into it again (or ALTER EXTENSION microbench UPDATE)");
 			return -1;
 		}
 		return mbm_pg_exec(results, "CREATE EXTENSION IF NOT EXISTS microbench", 0, NULL, NULL, 0,

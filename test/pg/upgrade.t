@@ -11,6 +11,12 @@
 # run the MySQL/MariaDB client recorded as driver microbench-mysql is a
 # mysql run.
 #
+# The same for the results schema loaded as plain SQL: a database holding
+# 0.1's results schema (the first part of the frozen 0.1 script) gets
+# results_schema/upgrade/*.sql and results_schema/*.sql loaded over it, as
+# docs/client.md says to, and must then hold the objects of the schema
+# loaded into an empty database, with its runs kept.
+#
 # Run by test/run_pg_tests.sh and make installcheck; needs PGHOST, PGPORT,
 # PGUSER of a server with microbench 0.1 and 0.2 scripts installed and a
 # role that may create databases.
@@ -18,9 +24,14 @@ set -u
 . "$(dirname "$0")/../tap.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
 old_db=microbench_upgrade_from_01
 new_db=microbench_upgrade_fresh_02
-cleanup() { dropdb --if-exists "$old_db" 2>/dev/null; dropdb --if-exists "$new_db" 2>/dev/null; }
+plain_old_db=microbench_upgrade_plain_01
+plain_new_db=microbench_upgrade_plain_02
+cleanup() {
+    for db in "$old_db" "$new_db" "$plain_old_db" "$plain_new_db"; do dropdb --if-exists "$db" 2>/dev/null; done
+}
 trap cleanup EXIT
 cleanup
 createdb "$old_db" && createdb "$new_db" || { echo "Bail out! cannot create the test databases"; exit 1; }
@@ -99,5 +110,59 @@ q "$old_db" "SELECT count(*) FROM bench_prepare(1, 1000, seed => 1)" >/dev/null
 # once ended before the first event (its plan and catalog reads) did
 is "$(q "$old_db" "SELECT workload || ' ' || events FROM bench_run('point-query', seconds => 0, events => 50, warmup => 0, label => 'after-update')")" \
     "point-query 50" "after the update a run works"
+
+# ---- the plain results schema, loaded again over 0.1's
+# 0.1's results schema is its install script up to the extension's own
+# functions, less the line that refuses psql
+plain_objects() {   # the schema microbench's functions, relations with columns, and triggers
+    psql -X -A -t -q -d "$1" -v ON_ERROR_STOP=1 -c "
+        SELECT 'function ' || p.oid::regprocedure || ' returns ' || pg_get_function_result(p.oid)
+               || ' body=' || md5(p.prosrc)
+        FROM pg_proc p WHERE p.pronamespace = 'microbench'::regnamespace
+        UNION ALL
+        SELECT 'column ' || c.relkind::text || ' ' || c.oid::regclass || '.' || a.attname || ' '
+               || format_type(a.atttypid, a.atttypmod)
+        FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        WHERE c.relnamespace = 'microbench'::regnamespace AND c.relkind IN ('r', 'v', 'c')
+        UNION ALL
+        SELECT 'trigger ' || t.tgrelid::regclass || ' ' || t.tgname
+        FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE c.relnamespace = 'microbench'::regnamespace AND NOT t.tgisinternal
+        ORDER BY 1"
+}
+load_plain() {      # load_plain DB FILE...: the files as one psql script, notices left out
+    local db=$1; shift
+    cat "$@" | PGOPTIONS='-c client_min_messages=warning' psql -X -q -v ON_ERROR_STOP=1 -d "$db" 2>&1 >/dev/null
+}
+script_01=$root/extension/sql/microbench--0.1.sql
+functions_at=$(grep -n '^-- microbench_functions.sql ' "$script_01" | cut -d: -f1)
+createdb "$plain_old_db" && createdb "$plain_new_db" || { echo "Bail out! cannot create the plain databases"; exit 1; }
+out=$(sed -n "2,$((functions_at - 1))p" "$script_01" | load_plain "$plain_old_db" -)
+is "$out" "" "0.1's results schema loads as plain SQL (lines 2-$((functions_at - 1)) of its script)"
+q "$plain_old_db" "INSERT INTO microbench.runs (dbms, version, workload, phase, label, seconds, warmup,
+                       clients, tables, table_size, rand_type, started_at, ended_at, elapsed_seconds,
+                       events, queries, tps, qps)
+                   VALUES ('postgres', '15', 'point-query', 'post', 'kept', 1, 0, 1, 1, 100, 'uniform',
+                           now() - interval '1 s', now(), 1, 1000, 3000, 1000, 3000)" >/dev/null
+out=$(load_plain "$plain_new_db" "$root"/results_schema/*.sql)
+is "$out" "" "the results schema loads into an empty database"
+plain_old=$(plain_objects "$plain_old_db")
+plain_new=$(plain_objects "$plain_new_db")
+ok "$([ "$plain_old" != "$plain_new" ]; echo $?)" \
+    "0.1's results schema and the present one differ before the load (the comparison can see a difference)"
+out=$(load_plain "$plain_old_db" "$root"/results_schema/upgrade/*.sql "$root"/results_schema/*.sql)
+is "$out" "" "results_schema/upgrade/*.sql and results_schema/*.sql load over 0.1's results schema"
+plain_old=$(plain_objects "$plain_old_db")
+if [ "$plain_old" = "$plain_new" ]; then
+    ok 0 "0.1's results schema loaded again has exactly the objects of the present one ($(wc -l <<<"$plain_new") lines)"
+else
+    ok 1 "0.1's results schema loaded again has exactly the objects of the present one"
+    diff <(echo "$plain_old") <(echo "$plain_new") | sed 's/^/#   /' | cut -c1-200
+fi
+is "$(q "$plain_old_db" "SELECT label || ' ' || qps FROM microbench.runs")" "kept 3000" \
+    "the run recorded under 0.1's results schema is still there"
+out=$(load_plain "$plain_new_db" "$root"/results_schema/upgrade/*.sql "$root"/results_schema/*.sql)
+is "$out" "" "the present schema loads again over itself, upgrade steps first"
+is "$(plain_objects "$plain_new_db")" "$plain_new" "... and is the same schema after it"
 
 done_testing
