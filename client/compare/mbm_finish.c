@@ -36,13 +36,20 @@ mbm_finish(const char *status, int code)
 		mbm_manifest_write();
 	}
 	if (n > 0)
+	{
+		char		reload[48] = "";
+
+		if (rq.keep_up)
+			snprintf(reload, sizeof(reload), ", reload %.2f", progress.reload_s / n);
 		printf("%d run(s) in %s: per run %.1f s measured, %.2f s around it (copy %.2f, start %.2f,"
-			   " stop %.2f, remove %.2f)%s\n", n, mbm_clock_text(mbm_elapsed_s(), (char[16]) {0}),
+			   " stop %.2f, remove %.2f%s)%s\n", n, mbm_clock_text(mbm_elapsed_s(), (char[16]) {0}),
 			   progress.run_s / n,
-			   (progress.copy_s + progress.boot_s + progress.stop_s + progress.remove_s) / n,
+			   (progress.copy_s + progress.boot_s + progress.stop_s + progress.remove_s +
+				progress.reload_s) / n,
 			   progress.copy_s / n, progress.boot_s / n, progress.stop_s / n,
-			   progress.remove_s / n,
+			   progress.remove_s / n, reload,
 			   progress.failed_runs ? "; some runs failed, see manifest.json" : "");
+	}
 	mbm_fleet_finish();
 	PQfinish(results);
 	results = NULL;

@@ -36,6 +36,7 @@ typedef struct mbm_kind_ops
 	int			(*start) (mbm_server *s, const mbm_any_build *ab, const char *datadir,
 						  const mbm_place *at, char *err, size_t errlen);
 	int			(*prewarm) (const mbm_server *s, char *err, size_t errlen);
+	int			(*reload) (const mbm_server *s, char *err, size_t errlen);
 	void		(*stop) (mbm_server *s);
 	/* a measurement on it, up: timed, or a counted window */
 	mbm_run_outcome (*timed) (const mbm_server *s, const char *instance, const char *workload,
@@ -93,6 +94,14 @@ static int
 pg_prewarm(const mbm_server *s, char *err, size_t errlen)
 {
 	return mbm_count_ready_pg(&s->pg, err, errlen);
+}
+
+static int
+pg_reload(const mbm_server *s, char *err, size_t errlen)
+{
+	PGconn	   *conn = mbm_pg_connect(&s->pg, "microbench", err, errlen);
+
+	return conn ? mbm_setup_load_pg(&s->pg, conn, err, errlen) : -1;
 }
 
 static void
@@ -183,6 +192,12 @@ my_prewarm(const mbm_server *s, char *err, size_t errlen)
 	return mbm_count_ready_my(&s->my, err, errlen);
 }
 
+static int
+my_reload(const mbm_server *s, char *err, size_t errlen)
+{
+	return mbm_setup_load_my(&s->my, err, errlen);
+}
+
 static void
 my_stop(mbm_server *s)
 {
@@ -207,19 +222,19 @@ my_counted(const mbm_server *s, const char *workload, int round, const mbm_limit
 static const mbm_kind_ops kinds[MBM_KINDS] = {
 	[MBM_KIND_PG] = {
 		pg_inspect, pg_facts, pg_owner, pg_pristine, mbm_count_wrapper_pg, mbm_count_pg_settings,
-		pg_start, pg_prewarm, pg_stop, pg_timed, pg_counted, true
+		pg_start, pg_prewarm, pg_reload, pg_stop, pg_timed, pg_counted, true
 	},
 	[MBM_KIND_PG_WIRE] = {
 		pg_inspect, pg_facts, pg_owner, pg_pristine, mbm_count_wrapper_pg_wire, mbm_count_pg_settings,
-		pg_start, pg_prewarm, pg_stop, pg_wire_timed, pg_wire_counted, true
+		pg_start, pg_prewarm, pg_reload, pg_stop, pg_wire_timed, pg_wire_counted, true
 	},
 	[MBM_KIND_MARIADB] = {
 		my_inspect, my_facts, my_owner, my_pristine, mbm_count_wrapper_my, no_settings,
-		my_start, my_prewarm, my_stop, my_timed, my_counted, false
+		my_start, my_prewarm, my_reload, my_stop, my_timed, my_counted, false
 	},
 	[MBM_KIND_MYSQL] = {
 		my_inspect, my_facts, my_owner, my_pristine, mbm_count_wrapper_my, no_settings,
-		my_start, my_prewarm, my_stop, my_timed, my_counted, false
+		my_start, my_prewarm, my_reload, my_stop, my_timed, my_counted, false
 	},
 };
 
@@ -282,6 +297,12 @@ mbm_server_start(mbm_server *s, const mbm_any_build *ab, const char *copy, const
 	*copy_s = (t1 - t0) / 1e9;
 	*start_s = (mbm_now_ns() - t1) / 1e9;
 	return started;
+}
+
+int
+mbm_server_reload(const mbm_server *s, char *err, size_t errlen)
+{
+	return ops(s->build)->reload(s, err, errlen);
 }
 
 void

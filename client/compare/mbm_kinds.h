@@ -1,9 +1,10 @@
 /*
  * mbm_kinds.h — the kinds of measured server and what the runner does
  * with each (mbm_kinds.c): inspect a build, start its server on a copy of
- * its pristine data, prewarm it, a timed run, a counted window, its facts,
- * stop it.  The steps above call these and never test a kind themselves;
- * a build's kind (mbm_kind_id) is chosen once, as the request is checked.
+ * its pristine data, prewarm it, load its tables again, a timed run, a
+ * counted window, its facts, stop it.  The steps above call these and
+ * never test a kind themselves; a build's kind (mbm_kind_id) is chosen
+ * once, as the request is checked.
  */
 #ifndef MBM_KINDS_H
 #define MBM_KINDS_H
@@ -56,6 +57,11 @@ extern int	mbm_server_start(mbm_server *s, const mbm_any_build *ab, const char *
 extern void mbm_server_stop(mbm_server *s);
 /* A counted server just started made ready for its windows: its data read into its buffers. */
 extern int	mbm_server_prewarm(const mbm_server *s, char *err, size_t errlen);
+/*
+ * s's tables loaded again as its pristine data has them, for a write's
+ * run on a server kept up (--keep-up): 0, or -1 with err set.
+ */
+extern int	mbm_server_reload(const mbm_server *s, char *err, size_t errlen);
 /*
  * A timed run of workload on s, up: its row into *rec.  instance names a
  * MariaDB/MySQL server's start (NULL: the server says).

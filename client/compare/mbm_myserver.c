@@ -318,6 +318,47 @@ mbm_my_sql(const mbm_myserver *s, const char *sql, char *err, size_t errlen)
 	return rc;
 }
 
+/* What mbm_my_value's query keeps: one column of its first row. */
+typedef struct first_value
+{
+	int			column;
+	char	   *out;
+	size_t		outlen;
+	bool		found;
+} first_value;
+
+static void
+keep_first_value(void *arg, int ncols, const char *const *values)
+{
+	first_value *v = arg;
+
+	if (v->found || v->column >= ncols)
+		return;
+	snprintf(v->out, v->outlen, "%s", values[v->column] ? values[v->column] : "");
+	v->found = true;
+}
+
+int
+mbm_my_value(const mbm_myserver *s, const char *sql, int column, char *out, size_t outlen,
+			 char *err, size_t errlen)
+{
+	mbm_options o;
+	mbm_conn   *conn;
+	first_value v = {column, out, outlen, false};
+	int64_t		rows;
+
+	memset(&o, 0, sizeof(o));
+	mbm_my_client_options(s, &o);
+	conn = mbm_connect_timeout(&o, 60, err, errlen);
+	if (conn == NULL)
+		return -1;
+	rows = o.driver->query_rows(conn, sql, keep_first_value, &v, err, errlen);
+	o.driver->close(conn);
+	if (rows >= 0 && !v.found)
+		snprintf(err, errlen, "%s: no row", sql);
+	return rows >= 0 && v.found ? 0 : -1;
+}
+
 void
 mbm_my_stop(mbm_myserver *s)
 {

@@ -51,6 +51,9 @@ extern int	mbm_my_start(mbm_myserver *s, const mbm_mybuild *b, const char *datad
 						 const char *sockname, const char *logname, char *err, size_t errlen);
 /* One statement as the admin (over the socket): 0 or -1 with err set. */
 extern int	mbm_my_sql(const mbm_myserver *s, const char *sql, char *err, size_t errlen);
+/* The value in column (from 0) of the first row of sql as the admin, into out: 0 or -1 with err set. */
+extern int	mbm_my_value(const mbm_myserver *s, const char *sql, int column, char *out, size_t outlen,
+						 char *err, size_t errlen);
 /* The mysql driver's options for s: its socket, the admin user. */
 extern const char *mbm_my_user(const mbm_mybuild *b);
 extern void mbm_my_client_options(const mbm_myserver *s, struct mbm_options *o);

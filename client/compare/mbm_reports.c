@@ -291,19 +291,20 @@ mbm_manifest_write(void)
 			" \"tables\": %d, \"table_size\": %lld, \"seed\": %lld, \"bytes\": %lld, \"made_in_seconds\": %.1f},\n",
 			rq.tables, rq.table_size, rq.seed, progress.pristine_bytes, progress.pristine_s);
 	fprintf(f, "  \"runs\": {\"rounds\": %d, \"rounds_asked\": %d, \"seconds\": %g, \"warmup\": %g,"
-			" \"turns\": %d, \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
+			" \"turns\": %d, \"keep_up\": %s, \"clients\": %d, \"max_minutes\": %g, \"threshold\": %g, \"confidence\": %g,"
 			" \"postgres_path\": \"%s\", \"done\": %d, \"failed\": %d},\n",
-			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.turns, rq.clients, rq.max_minutes,
+			progress.rounds_done, rq.rounds, rq.seconds, rq.warmup, rq.turns,
+			rq.keep_up ? "true" : "false", rq.clients, rq.max_minutes,
 			rq.threshold, rq.confidence, mbm_path_text(&rq), progress.runs, progress.failed_runs);
 	write_counting(f);
 	mbm_fleet_manifest(f);
 	if (rq.timed)
 		mbm_machine_manifest(f);
 	fprintf(f, "  \"seconds_per_run\": {\"measured\": %.2f, \"copy\": %.2f, \"start\": %.2f,"
-			" \"stop\": %.2f, \"remove\": %.2f},\n",
+			" \"stop\": %.2f, \"remove\": %.2f, \"reload\": %.2f},\n",
 			n ? progress.run_s / n : 0, n ? progress.copy_s / n : 0,
 			n ? progress.boot_s / n : 0, n ? progress.stop_s / n : 0,
-			n ? progress.remove_s / n : 0);
+			n ? progress.remove_s / n : 0, n ? progress.reload_s / n : 0);
 	fprintf(f, "  \"builds\": [");
 	for (i = 0; i < rq.nall; i++)
 	{

@@ -52,6 +52,11 @@ usage(void)
 		   "                        --seconds): a host whose speed changes for seconds at\n"
 		   "                        a time then slows both builds alike [1: every run on\n"
 		   "                        a start of its own; writes always]\n"
+		   "  --keep-up             each build's server started once a round and kept up\n"
+		   "                        for all its timed runs, every workload taking --turns\n"
+		   "                        turns on it, the reads first; a write's tables loaded\n"
+		   "                        again before each of its runs: short runs (--seconds\n"
+		   "                        0.5) without a start each\n"
 		   "  --table-size N  --tables N  --clients N  --seed N   [100000, 1, 1, 1]\n"
 		   "  --metric M            qps (timed, the headline), instructions (instructions per\n"
 		   "                        query counted under valgrind: decides on a noisy machine)\n"
@@ -376,7 +381,7 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 		{"wait-quiet", optional_argument, NULL, 'q'}, {"turns", required_argument, NULL, 'N'},
 		{"harness", required_argument, NULL, 'H'}, {"path", required_argument, NULL, 'W'},
 		{"push", required_argument, NULL, 'U'}, {"campaign", required_argument, NULL, 'C'},
-		{"host-label", required_argument, NULL, 'L'},
+		{"host-label", required_argument, NULL, 'L'}, {"keep-up", no_argument, NULL, 'K'},
 		{NULL, 0, NULL, 0}
 	};
 	int			idx = 0;
@@ -452,6 +457,9 @@ take_options(int argc, char **argv, const char **workloads, bool *suite, const c
 				break;
 			case 'k':
 				rq.keep = true;
+				break;
+			case 'K':
+				rq.keep_up = true;
 				break;
 			case 'h':
 				usage();
@@ -679,6 +687,8 @@ check_metric(bool threshold_given)
 		rq.rounds = 3;
 	if (rq.cache_sim && !rq.counted)
 		refuse("--cache-sim simulates the caches of counted runs: give --metric instructions or both too");
+	if (rq.keep_up && !rq.timed)
+		refuse("--keep-up keeps the servers of timed runs up: give --metric qps or both too");
 	if (!rq.counted)
 		return;
 	if (rq.clients != 1)

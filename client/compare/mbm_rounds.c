@@ -107,6 +107,15 @@ asked(mbm_metric m)
 	return m == MBM_TIMED ? rq.timed : rq.counted;
 }
 
+/* Whether workload w writes. */
+static bool
+is_write(int w)
+{
+	const mb_workload *wl = mb_catalog_find(rq.workloads[w]);
+
+	return wl != NULL && wl->group == MB_GROUP_WRITE;
+}
+
 /*
  * Whether workload w's timed runs take --turns on live servers: reads only.
  * A write's later turn would read what the earlier ones wrote, and every
@@ -115,9 +124,7 @@ asked(mbm_metric m)
 static bool
 takes_turns(int w)
 {
-	const mb_workload *wl = mb_catalog_find(rq.workloads[w]);
-
-	return rq.turns > 1 && wl != NULL && wl->group != MB_GROUP_WRITE;
+	return rq.turns > 1 && !is_write(w);
 }
 
 /* Whether build ab runs workload w, timed or counted, in round. */
@@ -127,6 +134,57 @@ runs_in_round(undecided_map undecided, mbm_metric m, const mbm_any_build *ab, in
 	if (!asked(m))
 		return false;
 	return round <= rq.rounds || undecided[m][mbm_column(ab)][w];
+}
+
+/*
+ * --keep-up: a round's timed runs, a DBMS (a report column) at a time, on
+ * one start of each of its builds: its workloads with a cell to run, the
+ * reads first (a write's run loads its tables again, the reads never see
+ * what a write did).  False when the budget ran out.
+ */
+static bool
+keep_up_round(int round, undecided_map undecided)
+{
+	int			c,
+				k,
+				w;
+
+	for (c = 0; c < MBM_COLUMNS; c++)
+	{
+		mbm_column_id column = (mbm_column_id) (round % 2 ? c : MBM_COLUMNS - 1 - c);
+		const mbm_any_build *builds[MAX_BUILDS];
+		int			ws[MBM_MAX_WORKLOADS];
+		int			nbuilds = 0,
+					nws = 0,
+					writes;
+
+		for (k = 0; k < rq.nmeasured; k++)
+		{
+			const mbm_any_build *ab = &rq.measured[(c + round) % 2 ? rq.nmeasured - 1 - k : k];
+
+			if (mbm_column(ab) == column)
+				builds[nbuilds++] = ab;
+		}
+		for (writes = 0; writes < 2; writes++)
+			for (w = 0; w < rq.nworkloads; w++)
+				if (nbuilds > 0 && is_write(w) == writes &&
+					runs_in_round(undecided, MBM_TIMED, builds[0], w, round))
+					ws[nws++] = w;
+		if (nws == 0)
+			continue;
+		/* a DBMS's runs that would not end within the budget do not begin */
+		if (rq.max_minutes > 0 &&
+			mbm_elapsed_s() + nbuilds * nws * rq.turns * mbm_run_estimate() > rq.max_minutes * 60)
+		{
+			say("--max-minutes (%g) spent in round %d; the report says about how many more"
+				" rounds each undecided cell needs", rq.max_minutes, round);
+			return false;
+		}
+		if (mbm_turns_keep_up(builds, nbuilds, ws, nws, round) == RUN_BUILD_FAILED)
+			mbm_finish("a build failed", MBM_EXIT_FAILED);
+		mbm_stop_if_signalled();
+	}
+	return true;
 }
 
 /*
@@ -146,7 +204,9 @@ run_round(int round, undecided_map undecided)
 	int			w,
 				k;
 
-	for (w = 0; w < rq.nworkloads; w++)
+	if (rq.keep_up && !keep_up_round(round, undecided))
+		return false;
+	for (w = 0; w < rq.nworkloads && !rq.keep_up; w++)
 	{
 		const mbm_any_build *turns[MBM_COLUMNS][MAX_BUILDS];
 		int			nturns[MBM_COLUMNS] = {0};

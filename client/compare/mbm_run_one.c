@@ -29,7 +29,7 @@ mbm_run_estimate(void)
 {
 	if (progress.runs + progress.failed_runs > 0)
 		return (progress.run_s + progress.copy_s + progress.boot_s + progress.stop_s +
-				progress.remove_s) / (progress.runs + progress.failed_runs);
+				progress.remove_s + progress.reload_s) / (progress.runs + progress.failed_runs);
 	return rq.seconds + rq.warmup + 3;
 }
 

@@ -286,19 +286,15 @@ mbm_pristine_path_my(const mbm_mybuild *b, char *buf, size_t len)
 static int
 make_my_pristine(const mbm_mybuild *b, const char *dir, char *err, size_t errlen)
 {
-	char		seed[48];
-	const char *extra[] = {seed, "prepare"};
-
 	printf("== pristine data for %s %s (%s): %lld rows x %d table(s), seed %lld\n",
 		   b->kind, strstr(b->version, "Ver ") ? strstr(b->version, "Ver ") + 4 : b->version,
 		   b->label, rq.table_size, rq.tables, rq.seed);
 	fflush(stdout);
-	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
 	if (mbm_my_install_db(b, dir, err, errlen) != 0 ||
 		mbm_my_start(&pristine_my, b, dir, "my.sock", "pristine.log", err, errlen) != 0)
 		return -1;
 	if (mbm_my_sql(&pristine_my, "CREATE DATABASE IF NOT EXISTS sbtest", err, errlen) != 0 ||
-		mbm_my_client(&pristine_my, extra, 2, NULL, NULL, err, errlen) != 0 ||
+		mbm_setup_load_my(&pristine_my, err, errlen) != 0 ||
 		mbm_my_sql(&pristine_my, "SET GLOBAL innodb_fast_shutdown = 0", err, errlen) != 0)
 	{
 		mbm_my_stop(&pristine_my);
@@ -380,11 +376,81 @@ alone(PGconn *conn, char *err, size_t errlen)
 			return 0;
 		if (mbm_now_ns() > deadline)
 		{
-			snprintf(err, errlen, "a session of the pristine server's did not end within 60 s");
+			snprintf(err, errlen, "another session of the server did not end within 60 s");
 			return -1;
 		}
 		usleep(100000);
 	}
+}
+
+int
+mbm_setup_load_pg(const mbm_pgserver *srv, PGconn *conn, char *err, size_t errlen)
+{
+	char		sql[256];
+	char		value[64];
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM bench_prepare(%d, %lld, seed => %lld)",
+			 rq.tables, rq.table_size, rq.seed);
+	/*
+	 * Then every table of the database vacuumed and analysed, the catalogs
+	 * too, once the loader's counts have reached the statistics; and
+	 * vacuumed again from a session of its own once the analysing session
+	 * has gone (a session reports its counts as it ends), for what the
+	 * analysis left dead in pg_statistic.  Otherwise autovacuum does it a
+	 * minute into a run, and every backend rebuilds its plans.
+	 */
+	if (mbm_pg_exec(conn, sql, 0, NULL, value, sizeof(value), err, errlen) != 0 ||
+		loads_counted(conn, err, errlen) != 0 ||
+		mbm_pg_exec(conn, "VACUUM (ANALYZE)", 0, NULL, NULL, 0, err, errlen) != 0)
+	{
+		PQfinish(conn);
+		return -1;
+	}
+	PQfinish(conn);
+	conn = mbm_pg_connect(srv, "microbench", err, errlen);
+	if (conn == NULL || alone(conn, err, errlen) != 0 ||
+		mbm_pg_exec(conn, "VACUUM", 0, NULL, NULL, 0, err, errlen) != 0 ||
+		mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0 ||
+		mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
+	{
+		PQfinish(conn);
+		return -1;
+	}
+	PQfinish(conn);
+	return 0;
+}
+
+int
+mbm_setup_load_my(const mbm_myserver *srv, char *err, size_t errlen)
+{
+	char		seed[48];
+	const char *extra[] = {seed, "prepare"};
+
+	char		history[32] = "";
+	uint64_t	deadline;
+
+	snprintf(seed, sizeof(seed), "--rand-seed=%lld", rq.seed);
+	if (mbm_my_client(srv, extra, 2, NULL, NULL, err, errlen) != 0)
+		return -1;
+
+	/*
+	 * Then until purge has emptied the history list, at most 60 s: the
+	 * pristine data's slow shutdown left none, and a write's run on a
+	 * server kept up would otherwise start with the undo of the run
+	 * before it still to purge (2,047 entries after an insert of half a
+	 * second).  Past the wait it goes on: the run's data state says so.
+	 */
+	deadline = mbm_now_ns() + 60 * 1000000000ull;
+	do
+	{
+		if (mbm_my_value(srv, "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'", 1, history,
+						 sizeof(history), err, errlen) != 0)
+			return -1;
+		if (atoll(history) == 0)
+			break;
+		usleep(50000);
+	} while (mbm_now_ns() < deadline && !mbm_proc_stop_signal());
+	return 0;
 }
 
 /*
@@ -402,8 +468,6 @@ mbm_setup_pristine(char *err, size_t errlen)
 	{
 		const mbm_pgbuild *b = &rq.builds[i];
 		char		dir[1100];
-		char		sql[256];
-		char		value[64];
 		PGconn	   *conn;
 		bool		done = false;
 
@@ -419,37 +483,8 @@ mbm_setup_pristine(char *err, size_t errlen)
 			mbm_pg_start(&pristine_pg, b, dir, PRISTINE_PORT, "pristine.log", true, err, errlen) != 0)
 			return -1;
 		conn = new_database(&pristine_pg, "microbench", err, errlen);
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM bench_prepare(%d, %lld, seed => %lld)",
-				 rq.tables, rq.table_size, rq.seed);
-		/*
-		 * Then every table of the database vacuumed and analysed, the
-		 * catalogs too, once the loader's counts have reached the
-		 * statistics; and vacuumed again from a session of its own once
-		 * the analysing session has gone (a session reports its counts as
-		 * it ends), for what the analysis left dead in pg_statistic.
-		 * Otherwise autovacuum does it a minute into a comparison's server
-		 * start, in the middle of a run, and every backend rebuilds its
-		 * plans.
-		 */
-		if (conn == NULL ||
-			mbm_pg_exec(conn, sql, 0, NULL, value, sizeof(value), err, errlen) != 0 ||
-			loads_counted(conn, err, errlen) != 0 ||
-			mbm_pg_exec(conn, "VACUUM (ANALYZE)", 0, NULL, NULL, 0, err, errlen) != 0)
-		{
-			PQfinish(conn);
+		if (conn == NULL || mbm_setup_load_pg(&pristine_pg, conn, err, errlen) != 0)
 			return -1;
-		}
-		PQfinish(conn);
-		conn = mbm_pg_connect(&pristine_pg, "microbench", err, errlen);
-		if (conn == NULL || alone(conn, err, errlen) != 0 ||
-			mbm_pg_exec(conn, "VACUUM", 0, NULL, NULL, 0, err, errlen) != 0 ||
-			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0 ||
-			mbm_pg_exec(conn, "CHECKPOINT", 0, NULL, NULL, 0, err, errlen) != 0)
-		{
-			PQfinish(conn);
-			return -1;
-		}
-		PQfinish(conn);
 		mbm_pg_stop(&pristine_pg);
 		tree_bytes = 0;
 		nftw(dir, add_size, 16, FTW_PHYS);

@@ -26,6 +26,14 @@ extern int	mbm_setup_pristine(char *err, size_t errlen);
 /* Where a Postgres build's pristine data is (one a major), and a MariaDB/MySQL build's (one a version). */
 extern const char *mbm_pristine_path_pg(const mbm_pgbuild *b, char *buf, size_t len);
 extern const char *mbm_pristine_path_my(const mbm_mybuild *b, char *buf, size_t len);
+/*
+ * The tables loaded into a server that is up, as its pristine data has
+ * them: Postgres by bench_prepare() on conn (a connection to its microbench
+ * database, which this closes), vacuumed, analysed and checkpointed;
+ * MariaDB/MySQL by this program's prepare.  0, or -1 with err set.
+ */
+extern int	mbm_setup_load_pg(const mbm_pgserver *srv, PGconn *conn, char *err, size_t errlen);
+extern int	mbm_setup_load_my(const mbm_myserver *srv, char *err, size_t errlen);
 /* The server making pristine data, if one is up, stopped: on a way out. */
 extern void mbm_setup_stop(void);
 

@@ -180,6 +180,7 @@ typedef struct mbm_request
 	bool		cache_sim;		/* --cache-sim: valgrind's simulated caches too, and estimated cycles */
 	double		wait_quiet;		/* --wait-quiet: minutes to wait for a quiet machine first; 0: none */
 	int			turns;			/* --turns: timed runs a build per start, the builds' servers up together */
+	bool		keep_up;		/* --keep-up: those servers up for all of a round's timed runs */
 	const mbm_pgbuild *harness;	/* --harness: whose compiler and flags build the extension for all */
 } mbm_request;
 
@@ -206,7 +207,8 @@ typedef struct mbm_progress
 	double		copy_s,
 				boot_s,
 				stop_s,
-				remove_s;		/* the overhead around them, summed */
+				remove_s,
+				reload_s;		/* the overhead around them, summed */
 	double		pristine_s;		/* making the pristine directories */
 	long long	pristine_bytes;
 	long long	count_events[MBM_COLUMNS][MBM_MAX_WORKLOADS];	/* a counted cell's window: events a run ([column][workload], 0: not yet) */

@@ -8,10 +8,18 @@
  * The round's turns of a build are one start, so the model (the results
  * schema's compare()) averages them into one value a side: a start's luck
  * is counted once however many turns it ran.
+ *
+ * --keep-up: the builds' servers are started once a round, and every
+ * workload of the round takes its turns on them, the reads first; before
+ * each run of a write its server's tables are loaded again as the pristine
+ * data has them, so that every run reads the same data as on a fresh
+ * start.  A round's runs of a build are still one start, and the model
+ * still counts that start once a workload.
  */
 #include "mbm.h"
 #include "mbm_turns.h"
 #include "mbm_kinds.h"
+#include "mb_catalog.h"
 #include "mbm_proc.h"
 #include "mbm_run_one.h"
 #include "mbm_state.h"
@@ -45,20 +53,17 @@ stop_all(int n, char copies[][1100])
 	}
 }
 
-mbm_run_outcome
-mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int round)
+/* The servers of abs, each on a fresh copy of its pristine data: RUN_OK, or how it failed (all stopped). */
+static mbm_run_outcome
+start_all(const mbm_any_build *const *abs, int n, int round, char copies[][1100],
+		  char instances[][160])
 {
-	char		copies[MAX_BUILDS][1100];
-	char		instances[MAX_BUILDS][160];
 	char		sockname[32],
 				logname[32],
 				err[1024] = "";
-	uint64_t	t1;
-	int			k,
-				t;
-	mbm_run_outcome outcome = RUN_OK;
+	int			k;
 
-	memset(copies, 0, sizeof(copies));
+	memset(copies, 0, MAX_BUILDS * sizeof(copies[0]));
 	for (k = 0; k < n; k++)
 	{
 		const mbm_any_build *ab = abs[k];
@@ -83,12 +88,27 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 		snprintf(instances[k], sizeof(instances[k]), "%s round %d turns, pid %d", ab->label, round,
 				 (int) turn_servers[k].pid);
 	}
+	return RUN_OK;
+}
 
-	/* A B, B A, ...: each build as often first as last */
+/*
+ * The turns of one workload on the servers up: A B, B A, ...: each build as
+ * often first as last.  reload: a build's tables loaded again before each
+ * of its runs (a write's, on a server kept up).  RUN_OK, RUN_STOPPED, or
+ * RUN_BUILD_FAILED when a reload failed.
+ */
+static mbm_run_outcome
+take_turns(const mbm_any_build *const *abs, int n, const char *workload, int round, bool reload,
+		   char instances[][160])
+{
+	char		err[1024] = "";
+	mbm_run_outcome outcome = RUN_OK;
+	int			t,
+				j,
+				k;
+
 	for (t = 0; t < rq.turns && outcome != RUN_STOPPED; t++)
 	{
-		int			j;
-
 		for (j = 0; j < n; j++)
 		{
 			const mbm_any_build *ab;
@@ -98,6 +118,14 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 
 			k = t % 2 ? n - 1 - j : j;
 			ab = abs[k];
+			r0 = mbm_now_ns();
+			if (reload && mbm_server_reload(&turn_servers[k], err, sizeof(err)) != 0)
+			{
+				say("%s %s: its tables could not be loaded again for %s: %s", mbm_column_dbms(ab),
+					ab->label, workload, err);
+				return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
+			}
+			progress.reload_s += (mbm_now_ns() - r0) / 1e9;
 			r0 = mbm_now_ns();
 			outcome = mbm_run_timed(ab, &turn_servers[k], instances[k], workload, round,
 									t == 0 ? rq.warmup : later_turn_warmup(), &rec, err, sizeof(err));
@@ -112,8 +140,48 @@ mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int 
 			mbm_record_free(rec);
 		}
 	}
+	return outcome == RUN_STOPPED ? RUN_STOPPED : RUN_OK;
+}
+
+mbm_run_outcome
+mbm_turns_run(const mbm_any_build *const *abs, int n, const char *workload, int round)
+{
+	char		copies[MAX_BUILDS][1100];
+	char		instances[MAX_BUILDS][160];
+	mbm_run_outcome outcome;
+	uint64_t	t1;
+
+	if ((outcome = start_all(abs, n, round, copies, instances)) != RUN_OK)
+		return outcome;
+	outcome = take_turns(abs, n, workload, round, false, instances);
 	t1 = mbm_now_ns();
 	stop_all(n, copies);
 	progress.stop_s += (mbm_now_ns() - t1) / 1e9;
-	return outcome == RUN_STOPPED ? RUN_STOPPED : RUN_OK;
+	return outcome;
+}
+
+mbm_run_outcome
+mbm_turns_keep_up(const mbm_any_build *const *abs, int n, const int *ws, int nws, int round)
+{
+	char		copies[MAX_BUILDS][1100];
+	char		instances[MAX_BUILDS][160];
+	mbm_run_outcome outcome;
+	uint64_t	t1;
+	int			i;
+
+	if ((outcome = start_all(abs, n, round, copies, instances)) != RUN_OK)
+		return outcome;
+	for (i = 0; i < nws && outcome == RUN_OK; i++)
+	{
+		const mb_workload *wl = mb_catalog_find(rq.workloads[ws[i]]);
+
+		outcome = take_turns(abs, n, rq.workloads[ws[i]], round,
+							 wl != NULL && wl->group == MB_GROUP_WRITE, instances);
+		if (outcome == RUN_OK && mbm_proc_stop_signal())
+			outcome = RUN_STOPPED;
+	}
+	t1 = mbm_now_ns();
+	stop_all(n, copies);
+	progress.stop_s += (mbm_now_ns() - t1) / 1e9;
+	return outcome;
 }
