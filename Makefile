@@ -16,9 +16,10 @@
 #   make installcheck  the Postgres tests against the server PGHOST, PGPORT
 #                   and PGUSER name (extension installed there already)
 #   make dist       microbench-VERSION.tar.gz of the committed tree (HEAD)
-#   make demo       install what is missing, build, start a throwaway Postgres
-#                   and MariaDB, compare two settings counted and timed, print
-#                   both reports and what they say together
+#   make demo       install what is missing, build, compare two settings of
+#                   the installed Postgres and MariaDB counted and timed
+#                   (microbench compare), print both reports and what they
+#                   say together
 #   make bench      the benchmark script (ratios against peers)
 #   make clean
 

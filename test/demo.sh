@@ -16,32 +16,28 @@
 #    not; rounds go on for a cell still undecided (a MariaDB count of one
 #    seed can move by 0.1-0.3% from one server start to the next) until
 #    DEMO_COUNTED_MINUTES (5) from its start.
-# 2. Timed: QPS of the same reads and every write, the labels taking
-#    turns workload by workload (A B, then B A, ...) on the live servers,
-#    switched by a reload.  The reads are the suite's reads right after
-#    the load (phase pre), the writes phase post, and each is a comparison
-#    of its own: its verdicts adjusted for its own cells (Benjamini-
-#    Hochberg), so that ten writes that truly differ do not lower the bar
-#    a read must clear (in one comparison they let a read through about
-#    one demo in four on this VM).  Runs of half a second (DEMO_SECONDS):
-#    five tenths give a run its steady rate, with a tenth the host stalled
-#    set aside.  Every pass starts from freshly loaded tables, so both
-#    labels read the same data, and each write workload of each label
-#    starts from a fresh load too (a faster label deletes more rows, for
-#    one).  DEMO_REPEATS (3) passes run every cell; then passes go on for
-#    the cells still undecided (neither a difference nor the same within
-#    DEMO_THRESHOLD, 5%, at the stricter level used between passes), up
-#    to DEMO_MAX_PASSES or until the next pass would end after
-#    DEMO_MINUTES from the start; the reads for DEMO_READ_PASSES at most.
-#    Both servers run pinned to CPU 0 and the MariaDB client to the other
-#    CPUs (where there are two or more): this VM's vCPUs differ in speed,
-#    and a run whose worker lands on one or the other gives bimodal figures.
+# 2. Timed: QPS of the same reads and every write, by the same runner
+#    with its servers kept up (--keep-up): each label's server starts once
+#    a round from pristine data, the labels take turns workload by
+#    workload (A B, then B A), and before each run of a write its tables
+#    are loaded again, so that every run reads the same data.  The reads
+#    and the writes are two comparisons, each with its verdicts adjusted
+#    for its own cells (Benjamini-Hochberg), so that ten writes that truly
+#    differ do not lower the bar a read must clear (in one comparison they
+#    let a read through about one demo in four on this VM).  Runs of half a
+#    second (DEMO_SECONDS); a read's three turns a start (each round is
+#    one pair: the turns only average out the host's speed within it).
+#    Three rounds, then rounds for the cells still undecided until the
+#    time left is spent: DEMO_MINUTES (10) from the start, about two
+#    fifths of what the counted part left to the reads, the rest to the
+#    writes.  The runner pins the servers to CPU 0 and itself and its
+#    clients to the others.
 #
 # Then prints both reports in the gcc-vs-clang table's layout (each cell a
 # difference: the ratio alone, the same: "=", or not decided: "?") and what
 # they say together, from their verdicts; writes the reports and the runs
-# under DEMO_OUT (results/); stops both servers.  DEMO_SECONDS, DEMO_ROWS,
-# DEMO_WORKLOADS (the timed ones; empty: the whole suite) and
+# under DEMO_OUT (results/); stops its results server.  DEMO_SECONDS,
+# DEMO_ROWS, DEMO_WORKLOADS (the timed ones), DEMO_READ_ROUNDS and
 # DEMO_COUNTED_WORKLOADS make it shorter or longer (test/demo.t runs a
 # short one).
 set -euo pipefail
@@ -49,27 +45,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 secs=${DEMO_SECONDS:-0.5}
-repeats=${DEMO_REPEATS:-3}
-max_passes=${DEMO_MAX_PASSES:-10}
-max_minutes=${DEMO_MINUTES:-11}
+max_minutes=${DEMO_MINUTES:-10}
 threshold=${DEMO_THRESHOLD:-0.05}
 confidence=${DEMO_CONFIDENCE:-0.95}
 read_confidence=${DEMO_READ_CONFIDENCE:-$confidence}
-read_passes=${DEMO_READ_PASSES:-$max_passes}
+read_rounds=${DEMO_READ_ROUNDS:-}     # set: the reads run exactly this many rounds
 rows=${DEMO_ROWS:-20000}
 # five reads of the report's three groups of reads; every write
 reads=point-query,points-covered-pk,range-covered-pk,read-only_range=10,read-only_range=100
 writes=update-inlist,update-index,update-nonindex,update-one,update-zipf,write-only,read-write_range=10,read-write_range=100,delete,insert
-timed_workloads=${DEMO_WORKLOADS-$reads,$writes}
+timed_workloads=${DEMO_WORKLOADS:-$reads,$writes}
 counted_workloads=${DEMO_COUNTED_WORKLOADS:-$reads,update-index,insert}
 counted_rows=${DEMO_COUNTED_ROWS:-10000}
 counted_max=${DEMO_COUNTED_MINUTES:-5}
 count_threshold=${DEMO_COUNT_THRESHOLD:-0.005}
-warmup=0.1
 out=${DEMO_OUT:-$root/results}
 pgdir=$(mktemp -d /tmp/microbench-demo-pg.XXXXXX)
-mydir=$(mktemp -d /tmp/microbench-demo-my.XXXXXX)
-trap '"$here/mariadb_server.sh" stop "$mydir"; "$here/pg_cluster.sh" stop "$pgdir"' EXIT
+trap '"$here/pg_cluster.sh" stop "$pgdir"' EXIT
 mkdir -p "$out"
 started=$(date +%s)
 elapsed() { local s=$(( $(date +%s) - started )); printf '%d:%02d' $((s / 60)) $((s % 60)); }
@@ -86,220 +78,119 @@ microbench demo: two settings compared on Postgres $(pg_config --version | awk '
   relaxed  synchronous_commit = off, innodb_flush_log_at_trx_commit = 2 (commits do not wait)
 1. counted, $counted_minutes to $counted_max minutes: instructions per query of $n_counted workloads under valgrind,
    every run on a fresh server start (microbench compare --metric instructions)
-2. timed, until about $max_minutes minutes from now: QPS of $( [ -n "$timed_workloads" ] && echo "$(tr ',' '\n' <<<"$timed_workloads" | grep -c .) workloads" || echo "the standard suite" ),
-   the labels taking turns on live servers, passes of ${secs}-s runs until every cell is decided
+2. timed, until about $max_minutes minutes from now: QPS of $(tr ',' '\n' <<<"$timed_workloads" | grep -c .) workloads, the labels taking turns on
+   servers kept up a round, ${secs}-s runs, rounds until every cell is decided (microbench compare --keep-up)
 then both reports and what they say together.
 
 EOF
 
-echo "== $(elapsed) starting a throwaway Postgres and a throwaway MariaDB"
-# the servers on CPU 0 (their workers and backends inherit it), the client on the rest
-if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
-    on_servers() { taskset -c 0 "$@"; }
-    on_client() { taskset -c "1-$(( $(nproc) - 1 ))" "$@"; }
-else
-    on_servers() { "$@"; }
-    on_client() { "$@"; }
-fi
-eval "$(on_servers "$here/pg_cluster.sh" start "$pgdir" "${DEMO_PG_PORT:-5497}")"
-export MB_MYSQL_ROOT_PASSWORD=${MB_MYSQL_ROOT_PASSWORD:-microbench}
-eval "$(on_servers "$here/mariadb_server.sh" start "$mydir" "${DEMO_MYSQL_PORT:-3397}")"
-unset MYSQL_HOST
-# the timed runs in one database, the counted ones in another: a run's
-# instructions are counted by one counter per report (valgrind's there,
-# where a machine with hardware counters records those in the timed runs)
-export PGDATABASE=microbench_demo
-counted_db=microbench_demo_counted
-for db in "$PGDATABASE" "$counted_db"; do
+echo "== $(elapsed) starting a throwaway Postgres for the results"
+eval "$("$here/pg_cluster.sh" start "$pgdir" "${DEMO_PG_PORT:-5497}")"
+# the counted runs in one database, the timed reads and writes in one each:
+# a run's instructions are counted by one counter per report, and each
+# timed comparison adjusts its verdicts for its own cells
+counted_db=microbench_demo_counted reads_db=microbench_demo_reads writes_db=microbench_demo_writes
+for db in "$counted_db" "$reads_db" "$writes_db"; do
     createdb "$db"
     psql -X -q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null
 done
-results_db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$PGDATABASE"
+conninfo() { echo "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$1"; }
 
-pg() { psql -X -q -A -t -v ON_ERROR_STOP=1 -c "SET client_min_messages = warning" "$@"; }
-mbm() {
-    MYSQL_PWD="$MB_MYSQL_ROOT_PASSWORD" on_client "$root/client/microbench" \
-        --mysql-socket="$MYSQL_SOCKET" --mysql-user=bench --mysql-db=sbtest "$@"
+# the timed workloads that write, or those that read, in the suite's order
+split_timed() { # writes or reads
+    psql -X -q -A -t -d "$counted_db" -v ON_ERROR_STOP=1 -v list="$timed_workloads" -v grp="$1" <<'SQL'
+SELECT coalesce(string_agg(w.name, ',' ORDER BY w.report_order), '') FROM microbench.workloads w
+WHERE w.name = ANY (string_to_array(:'list', ',')) AND (w.grp = 'writes') = (:'grp' = 'writes');
+SQL
 }
-my_sql() {
-    MYSQL_PWD="$MB_MYSQL_ROOT_PASSWORD" mariadb --no-defaults -hlocalhost \
-        --socket="$MYSQL_SOCKET" -ubench -e "$1"
+timed_reads=$(split_timed reads)
+timed_writes=$(split_timed writes)
+
+# compare NAME WHAT ARGS...: microbench compare of both labels on both
+# DBMS, in the foreground (so that Ctrl-C reaches the runner, which stops
+# its servers), its whole output in NAME.log and a line a round here
+labels=(--pg durable="$pg_prefix" --pg relaxed="$pg_prefix" --mariadb durable="$mariadbd" --mariadb relaxed="$mariadbd"
+        --set postgres/durable:synchronous_commit=on --set postgres/relaxed:synchronous_commit=off
+        --set mariadb/durable:innodb_flush_log_at_trx_commit=1 --set mariadb/relaxed:innodb_flush_log_at_trx_commit=2)
+compare() {
+    local name=$1 what=$2 status
+    shift 2
+    rm -rf "${out:?}/$name"
+    set +e
+    "$root/client/microbench" compare "${labels[@]}" "$@" --out "$out/$name" 2>&1 |
+        tee "$out/$name.log" |
+        sed -un "s/^== after round \([0-9]*\): \(.*\), [0-9:]* in$/   $what round \1: \2/p"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -gt 128 ]; then
+        echo "demo: stopped by signal $((status - 128)); the runs so far: $out/$name" >&2
+        exit "$status"
+    elif [ "$status" != 0 ]; then
+        echo "demo: microbench compare failed (exit $status); its output: $out/$name.log" >&2
+        tail -n 5 "$out/$name.log" >&2
+        exit 1
+    fi
+}
+# minutes SHARE: that share of the time left until DEMO_MINUTES, less 20 s
+# for the reports; half a minute at least
+minutes() {
+    awk -v left=$(( started + max_minutes * 60 - 20 - $(date +%s) )) -v share="$1" \
+        'BEGIN { m = left * share / 60; printf "%.2f", m < 0.5 ? 0.5 : m }'
 }
 
 # ---- 1. counted ------------------------------------------------------------
-# The runner starts its own servers (on CPU 0, itself on the others) from
-# pristine data; the throwaway Postgres only takes its runs.  Its progress
-# is a line a round here; its whole output goes to demo-counted.log.
-counted_out=$out/demo-counted
-rm -rf "$counted_out"
 echo "== $(elapsed) 1. counted: microbench compare --metric instructions ($counted_workloads)"
-set +e
-"$root/client/microbench" compare \
-    --pg durable="$pg_prefix" --pg relaxed="$pg_prefix" \
-    --mariadb durable="$mariadbd" --mariadb relaxed="$mariadbd" \
-    --set postgres/durable:synchronous_commit=on --set postgres/relaxed:synchronous_commit=off \
-    --set mariadb/durable:innodb_flush_log_at_trx_commit=1 --set mariadb/relaxed:innodb_flush_log_at_trx_commit=2 \
-    --metric instructions --threshold "$count_threshold" --workloads "$counted_workloads" \
-    --table-size "$counted_rows" --rounds 3 --max-minutes "$counted_max" \
-    --results-db "host=$PGHOST port=$PGPORT user=$PGUSER dbname=$counted_db" --out "$counted_out" 2>&1 |
-    tee "$out/demo-counted.log" |
-    sed -un 's/^== after round \([0-9]*\): \(.*\), [0-9:]* in$/   counted round \1: \2/p'
-# in the foreground, so that Ctrl-C reaches the runner, which stops its servers
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -gt 128 ]; then
-    echo "demo: stopped by signal $((status - 128)); the counted runs so far: $counted_out" >&2
-    exit "$status"
-elif [ "$status" != 0 ]; then
-    echo "demo: microbench compare failed (exit $status); its output: $out/demo-counted.log" >&2
-    tail -n 5 "$out/demo-counted.log" >&2
-    exit 1
-fi
+compare demo-counted counted --metric instructions --threshold "$count_threshold" --workloads "$counted_workloads" \
+    --table-size "$counted_rows" --rounds 3 --max-minutes "$counted_max" --results-db "$(conninfo "$counted_db")"
 
 # ---- 2. timed --------------------------------------------------------------
-
-# use LABEL: switch both servers to the label's setting.  A reload reaches
-# the postmaster asynchronously; the clients of the next run are forked
-# from it, so wait until a new session sees the setting.
-current=""
-use() {
-    local sync flush
-    [ "$1" = "$current" ] && return 0    # B A after A B: B needs no switch
-    current=$1
-    case $1 in durable) sync=on flush=1 ;; relaxed) sync=off flush=2 ;; esac
-    pg -c "ALTER SYSTEM SET synchronous_commit = $sync" -c "SELECT pg_reload_conf()" >/dev/null
-    until [ "$(pg -c "SHOW synchronous_commit")" = "$sync" ]; do sleep 0.01; done
-    my_sql "SET GLOBAL innodb_flush_log_at_trx_commit = $flush"
-}
-
-# load: the same fresh tables in both DBMS
-load() {
-    pg -c "SELECT count(*) FROM bench_prepare(1, $rows, seed => 1)" >/dev/null
-    mbm --table-size="$rows" --rand-seed=1 prepare >/dev/null
-}
-
-# step KIND WORKLOAD SECONDS GROUP LABEL: one step of the suite on both
-# DBMS (a warm-up step runs like any other; its rows are not kept); the
-# pass is the run's round, so that the two labels' runs of a workload in
-# one pass are a pair.
-step() {
-    local kind=$1 workload=$2 phase=$3 seconds=$4 group=$5 label=$6
-    [ "$group" = writes ] && load
-    if [ "$kind" = warmup ] || wanted postgres "$workload"; then
-        pg -c "SELECT run_id FROM bench_run('$workload', seconds => $seconds, warmup => $warmup,
-                                             label => '$label', phase => '$phase', round => $rep)" >/dev/null
+timed=(--metric qps --keep-up --seconds "$secs" --warmup 0.1 --table-size "$rows" --rounds 3 --threshold "$threshold")
+if [ -n "$timed_reads" ]; then
+    echo "== $(elapsed) 2. timed reads: microbench compare --keep-up --turns 3 ($timed_reads)"
+    if [ -n "$read_rounds" ]; then
+        read_limits=(--rounds "$read_rounds" --max-minutes 0)
+    else
+        read_limits=(--max-minutes "$(minutes 0.4)")
     fi
-    if [ "$kind" = warmup ] || wanted mariadb "$workload"; then
-        mbm --time="$seconds" --warmup-time="$warmup" --label="$label" --phase="$phase" --round="$rep" \
-            --results-db="$results_db" run "$workload" >>"$out/demo-mariadb.log"
-    fi
-    if [ "$kind" = warmup ]; then
-        pg -c "DELETE FROM microbench.runs WHERE label = 'warm-up'" >/dev/null
-    fi
-}
-
-# wanted DBMS WORKLOAD: whether this pass runs the cell: every cell in the
-# first passes, then only the undecided ones
-undecided=all
-wanted() { [ "$undecided" = all ] || grep -qxF "$1 $2" <<<"$undecided"; }
-
-# The steps of a pass: the suite's warm-up, its reads right after the load,
-# then its writes, each on its fresh load (no maintenance: no reads follow
-# the writes).
-if [ -n "$timed_workloads" ]; then
-    wanted_array="ARRAY['$(sed "s/,/','/g" <<<"$timed_workloads")']"
-else
-    wanted_array=NULL
+    compare demo-timed-reads "timed reads" "${timed[@]}" --turns 3 --workloads "$timed_reads" \
+        --confidence "$read_confidence" "${read_limits[@]}" --results-db "$(conninfo "$reads_db")"
 fi
-plan=$(pg -F ' ' -c "SELECT s.kind, coalesce(s.workload, '-'), coalesce(s.phase, 'pre'), s.seconds,
-                            coalesce(replace(w.grp, ' ', '_'), '-')
-                     FROM microbench.suite_steps($wanted_array, $secs, $secs, $secs, $warmup) s
-                     LEFT JOIN microbench.workloads w ON w.name = s.workload
-                     WHERE s.kind = 'warmup' OR (s.kind = 'run' AND (s.phase = 'pre') = (w.grp <> 'writes'))
-                     ORDER BY s.n")
-cells=$(( $(awk '$1 == "run"' <<<"$plan" | wc -l) * 2 ))
-# decided DBMS...: "N of M cells decided (D differences, S the same)" at
-# the level between passes: each look is another chance to stop on a lucky
-# draw, so a cell is decided between passes only at the stricter level the
-# comparison runner uses (99.8%); the report then judges all runs at 95%
-verdicts() {
-    pg -c "SELECT c.dbms || ' ' || c.workload || ' ' || c.verdict || ' ' || p FROM unnest(ARRAY['pre', 'post']) p,
-                  microbench.compare('durable', 'relaxed', phase => p, confidence => greatest(0.998, $read_confidence),
-                                     threshold => $threshold) c
-           WHERE c.base_runs > 0 AND c.other_runs > 0"
-}
-: >"$out/demo-mariadb.log"
-echo "== $(elapsed) 2. timed: $cells cells, QPS of ${secs}-s runs, until about $max_minutes:00 in"
-rep=0
-while :; do
-    rep=$((rep + 1))
-    pass_start=$(date +%s)
-    load
-    i=0
-    while read -r kind workload phase seconds group; do
-        i=$((i + 1))
-        if [ "$kind" != run ]; then
-            step "$kind" "$workload" "$phase" "$seconds" - warm-up
-            continue
-        fi
-        wanted postgres "$workload" || wanted mariadb "$workload" || continue
-        # A B on one step, B A on the next, and the other way round in the next pass
-        if [ $(((i + rep) % 2)) = 0 ]; then order="durable relaxed"; else order="relaxed durable"; fi
-        for label in $order; do
-            use "$label"
-            step run "$workload" "$phase" "$seconds" "$group" "$label"
-        done
-    done <<<"$plan"
-    v=$(verdicts)
-    # the reads go on for DEMO_READ_PASSES passes at most, the writes to the end
-    undecided=$(awk -v pass="$rep" -v last="$read_passes" '$3 == "inconclusive" && ($4 == "post" || pass < last) { print $1, $2 }' <<<"$v")
-    echo "   timed pass $rep ($( [ "$rep" -le "$repeats" ] && echo "every cell" || echo "undecided cells" )):" \
-         "$(awk '$3 != "inconclusive"' <<<"$v" | grep -c .) of $cells cells decided" \
-         "($(awk '$3 == "difference"' <<<"$v" | grep -c .) differences, $(awk '$3 == "equivalent"' <<<"$v" | grep -c .) the same), $(elapsed) in"
-    if [ "$rep" -lt "$repeats" ]; then
-        undecided=all
-        continue
-    fi
-    [ -n "$undecided" ] || break
-    [ "$rep" -lt "$max_passes" ] || break
-    # the next pass costs at most what this one did; the reports and
-    # stopping the servers take about 15 s more
-    [ $(( $(date +%s) + $(date +%s) - pass_start + 15 )) -le $(( started + max_minutes * 60 )) ] || break
-done
+if [ -n "$timed_writes" ]; then
+    echo "== $(elapsed) 3. timed writes: microbench compare --keep-up ($timed_writes)"
+    compare demo-timed-writes "timed writes" "${timed[@]}" --workloads "$timed_writes" \
+        --confidence "$confidence" --max-minutes "$(minutes 1)" --results-db "$(conninfo "$writes_db")"
+fi
 
 # ---- the reports -----------------------------------------------------------
-report() { # DATABASE FORMAT PHASE METRIC THRESHOLD CONFIDENCE
-    psql -X -A -t -d "$1" -c "SELECT bench_report('durable', 'relaxed', '$2', phase => '$3', metric => '$4',
-                                                  threshold => $5, confidence => $6)"
+report() { # DATABASE FORMAT METRIC THRESHOLD CONFIDENCE
+    psql -X -A -t -d "$1" -c "SELECT bench_report('durable', 'relaxed', '$2', phase => 'post', metric => '$3',
+                                                  threshold => $4, confidence => $5)"
 }
 # the reads' table without the legend the writes' table prints again
 legend='^-- (pg: |cells: |1\.04: |1\.00=: |0\.97\?: |intervals: )'
 echo
-echo "== timed: QPS(relaxed) / QPS(durable), above 1: relaxed is faster; reads right after the load, then writes"
+echo "== timed: QPS(relaxed) / QPS(durable), above 1: relaxed is faster; reads, then writes"
 echo
-report "$PGDATABASE" text pre qps "$threshold" "$read_confidence" | grep -Ev "$legend"
+report "$reads_db" text qps "$threshold" "$read_confidence" | grep -Ev "$legend"
 echo
-report "$PGDATABASE" text post qps "$threshold" "$confidence"
+report "$writes_db" text qps "$threshold" "$confidence"
 echo
 echo "== counted: instructions(durable) / instructions(relaxed), above 1: relaxed runs fewer instructions a query"
 echo
-report "$counted_db" text post instructions "$count_threshold" "$confidence"
+report "$counted_db" text instructions "$count_threshold" "$confidence"
 echo
 echo "== what they say together"
-"$here/demo_reading.sh" "$PGDATABASE" "$threshold" "$read_confidence" "$confidence" "$counted_db" "$count_threshold"
+"$here/demo_reading.sh" "$reads_db" "$writes_db" "$threshold" "$read_confidence" "$confidence" "$counted_db" "$count_threshold"
 
-report "$PGDATABASE" svg pre qps "$threshold" "$read_confidence" >"$out/demo-reads.svg"
-report "$PGDATABASE" svg post qps "$threshold" "$confidence" >"$out/demo-writes.svg"
-{ report "$PGDATABASE" markdown pre qps "$threshold" "$read_confidence"; echo
-  report "$PGDATABASE" markdown post qps "$threshold" "$confidence"; } >"$out/demo-report.md"
-# the timed runs themselves, to judge again elsewhere (microbench.import_runs());
-# the counted ones are in demo-counted/runs.jsonl
-psql -X -A -t -c "SELECT microbench.export_runs(ARRAY['durable', 'relaxed'])" >"$out/demo-runs.jsonl"
+report "$reads_db" svg qps "$threshold" "$read_confidence" >"$out/demo-reads.svg"
+report "$writes_db" svg qps "$threshold" "$confidence" >"$out/demo-writes.svg"
+{ report "$reads_db" markdown qps "$threshold" "$read_confidence"; echo
+  report "$writes_db" markdown qps "$threshold" "$confidence"; } >"$out/demo-report.md"
+runs() { psql -X -A -t -d "$1" -c "SELECT count(*) FROM microbench.runs"; }
 echo
 echo "== written:"
-echo "   $out/: demo-reads.svg and demo-writes.svg (open them in a browser), demo-report.md (the"
-echo "   intervals), demo-runs.jsonl (the timed runs)"
-echo "   $counted_out/: the counted comparison's report.txt, report.md (the intervals, and the"
-echo "   functions each write's difference comes from), report.svg, runs.jsonl, manifest.json"
-echo "== $(psql -X -A -t -c "SELECT count(*) FROM microbench.runs") timed and" \
-     "$(psql -X -A -t -d "$counted_db" -c "SELECT count(*) FROM microbench.runs") counted runs; done in $(elapsed); servers stopped"
+echo "   $out/: demo-reads.svg and demo-writes.svg (open them in a browser), demo-report.md (the intervals)"
+echo "   $out/demo-timed-reads/, demo-timed-writes/ and demo-counted/: each comparison's report.txt,"
+echo "   report.md (the intervals; the counted one's also the functions each write's difference comes"
+echo "   from), report.svg, runs.jsonl (its runs, to judge again elsewhere) and manifest.json"
+echo "== $(( $(runs "$reads_db") + $(runs "$writes_db") )) timed and $(runs "$counted_db") counted runs; done in $(elapsed); servers stopped"

@@ -2,10 +2,11 @@
 # test/demo_reading.sh — what the demo's two reports say together, in plain
 # words, from their verdicts (test/demo.sh prints it under the reports).
 #
-#   demo_reading.sh TIMED_DB THRESHOLD READ_CONFIDENCE CONFIDENCE COUNTED_DB COUNT_THRESHOLD
+#   demo_reading.sh READS_DB WRITES_DB THRESHOLD READ_CONFIDENCE CONFIDENCE COUNTED_DB COUNT_THRESHOLD
 #
-# The timed reads are phase pre and the timed writes phase post, each its
-# own comparison (test/demo.sh says why); the counted runs are phase post.
+# The timed reads and the timed writes are each a comparison of its own, in
+# a database of its own (test/demo.sh says why); the counted runs are in a
+# third.
 #
 # Every sentence is chosen by the verdicts and every figure is read from
 # them: a run where the counts or the clock say something else is told so.
@@ -13,11 +14,11 @@
 # with other work waited over 1,000 times as long as a relaxed one here.)
 set -euo pipefail
 
-timed_db=$1 threshold=$2 read_confidence=$3 confidence=$4 counted_db=$5 count_threshold=$6
+reads_db=$1 writes_db=$2 threshold=$3 read_confidence=$4 confidence=$5 counted_db=$6 count_threshold=$7
 
 # per DBMS and kind (reads, writes): cells, differences, the same,
 # undecided, the ratios' range, the differing cells' names
-stats() { # DATABASE METRIC THRESHOLD PHASE CONFIDENCE
+stats() { # DATABASE METRIC THRESHOLD CONFIDENCE
     psql -X -q -A -t -F '|' -d "$1" -v ON_ERROR_STOP=1 -c "
         SELECT microbench.dbms_name(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
                count(*), count(*) FILTER (WHERE c.verdict = 'difference'),
@@ -26,13 +27,13 @@ stats() { # DATABASE METRIC THRESHOLD PHASE CONFIDENCE
                coalesce(string_agg(c.workload || ' ' || to_char(c.ratio, 'FM999999990.00'), ', ' ORDER BY c.report_order)
                             FILTER (WHERE c.verdict = 'difference'), ''),
                microbench.dbms_order(c.dbms)
-        FROM microbench.compare('durable', 'relaxed', '$2', phase => '$4', threshold => $3, confidence => $5) c
+        FROM microbench.compare('durable', 'relaxed', '$2', phase => 'post', threshold => $3, confidence => $4) c
         WHERE c.base_runs > 0 AND c.other_runs > 0
         GROUP BY 1, 2, 10"
 }
-timed=$(stats "$timed_db" qps "$threshold" pre "$read_confidence"
-        stats "$timed_db" qps "$threshold" post "$confidence")
-counted=$(stats "$counted_db" instructions "$count_threshold" post "$confidence")
+timed=$(stats "$reads_db" qps "$threshold" "$read_confidence"
+        stats "$writes_db" qps "$threshold" "$confidence")
+counted=$(stats "$counted_db" instructions "$count_threshold" "$confidence")
 pct() { awk -v t="$1" 'BEGIN { printf "%g%%", t * 100 }'; }
 
 # field DATA DBMS KIND N: the Nth figure of a row (0 when there is none)
