@@ -28,7 +28,7 @@
 #    second (DEMO_SECONDS); a read's three turns a start (each round is
 #    one pair: the turns only average out the host's speed within it).
 #    Three rounds, then rounds for the cells still undecided until the
-#    time left is spent: DEMO_MINUTES (10) from the start, about two
+#    time left is spent: DEMO_MINUTES (10.5) from the start, about two
 #    fifths of what the counted part left to the reads, the rest to the
 #    writes.  The runner pins the servers to CPU 0 and itself and its
 #    clients to the others.
@@ -45,7 +45,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 secs=${DEMO_SECONDS:-0.5}
-max_minutes=${DEMO_MINUTES:-10}
+max_minutes=${DEMO_MINUTES:-10.5}
 threshold=${DEMO_THRESHOLD:-0.05}
 confidence=${DEMO_CONFIDENCE:-0.95}
 read_confidence=${DEMO_READ_CONFIDENCE:-$confidence}
@@ -134,8 +134,8 @@ compare() {
 # minutes SHARE: that share of the time left until DEMO_MINUTES, less 20 s
 # for the reports; half a minute at least
 minutes() {
-    awk -v left=$(( started + max_minutes * 60 - 20 - $(date +%s) )) -v share="$1" \
-        'BEGIN { m = left * share / 60; printf "%.2f", m < 0.5 ? 0.5 : m }'
+    awk -v started="$started" -v now="$(date +%s)" -v max="$max_minutes" -v share="$1" \
+        'BEGIN { m = (started + max * 60 - 20 - now) * share / 60; printf "%.2f", m < 0.5 ? 0.5 : m }'
 }
 
 # ---- 1. counted ------------------------------------------------------------
