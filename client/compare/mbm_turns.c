@@ -118,14 +118,17 @@ take_turns(const mbm_any_build *const *abs, int n, const char *workload, int rou
 
 			k = t % 2 ? n - 1 - j : j;
 			ab = abs[k];
-			r0 = mbm_now_ns();
-			if (reload && mbm_server_reload(&turn_servers[k], err, sizeof(err)) != 0)
+			if (reload)
 			{
-				say("%s %s: its tables could not be loaded again for %s: %s", mbm_column_dbms(ab),
-					ab->label, workload, err);
-				return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
+				r0 = mbm_now_ns();
+				if (mbm_server_reload(&turn_servers[k], err, sizeof(err)) != 0)
+				{
+					say("%s %s: its tables could not be loaded again for %s: %s", mbm_column_dbms(ab),
+						ab->label, workload, err);
+					return mbm_proc_stop_signal() ? RUN_STOPPED : RUN_BUILD_FAILED;
+				}
+				progress.reload_s += (mbm_now_ns() - r0) / 1e9;
 			}
-			progress.reload_s += (mbm_now_ns() - r0) / 1e9;
 			r0 = mbm_now_ns();
 			outcome = mbm_run_timed(ab, &turn_servers[k], instances[k], workload, round,
 									t == 0 ? rq.warmup : later_turn_warmup(), &rec, err, sizeof(err));
