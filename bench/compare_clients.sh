@@ -16,7 +16,9 @@
 #      Com_stmt_execute, warm-up included, because the CPU is too).
 #
 # Both are information (a refactor should leave them at 1.0 within the
-# noise); no goal is checked.
+# noise); no goal is checked.  The summary's ratios and their intervals
+# come from the results schema's compare() over the rounds' pairs
+# (summary_row, bench/lib.sh), in a throwaway Postgres started for it.
 #
 # The old client is OLD_CLIENT if set; otherwise it is built from OLD_REV
 # (`git archive OLD_REV`, extracted and `make -C client` in the scratch
@@ -26,7 +28,8 @@
 # cannot change either between rounds.
 #
 # Needs: the new client (make -C client), git (unless OLD_CLIENT is
-# given), the mariadb client, test/mariadb_server.sh (mariadb-server).
+# given), the mariadb client, test/mariadb_server.sh (mariadb-server),
+# Postgres (pg_config; test/pg_cluster.sh) for the summary.
 # Settings (environment):
 #   OLD_CLIENT=         the client before; unset: built from OLD_REV
 #   OLD_REV=4f80e27     the commit to build it from
@@ -55,6 +58,7 @@ else
     git -C "$top" rev-parse --verify -q "$OLD_REV^{commit}" >/dev/null \
         || { echo "$me: no commit $OLD_REV in $top (set OLD_REV, or OLD_CLIENT to a built client)" >&2; exit 1; }
 fi
+need "${PG_CONFIG:-pg_config}" "apt-get install postgresql postgresql-server-dev-all: the summary's results database"
 mariadb_preflight
 
 bench_pinning
@@ -111,11 +115,9 @@ qps_run() {
 qps_run old 2 >/dev/null; qps_run new 2 >/dev/null
 
 round_line() {  # round loadavg, then old's and new's QPS CPU-us/query CPU-seconds executes
-    rq+=("$(ratio "$7" "$3" 3)") rc+=("$(ratio "$8" "$4" 3)")
     printf '  round %d: QPS old %9.1f  new %9.1f (new/old %5.3fx)   CPU us/q old %6.2f (%.2fs/%d)  new %6.2f (%.2fs/%d) (new/old %5.3fx)   (loadavg %s)\n' \
-        "$1" "$3" "$7" "${rq[-1]}" "$4" "$5" "$6" "$8" "$9" "${10}" "${rc[-1]}" "$2"
+        "$1" "$3" "$7" "$(ratio "$7" "$3" 3)" "$4" "$5" "$6" "$8" "$9" "${10}" "$(ratio "$8" "$4" 3)" "$2"
 }
-rq=() rc=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; odd rounds old first, even rounds new first)"
 echo "     and client CPU us/query (user+sys of the whole process / server-counted executes, warm-up included)"
 qps_cpu_rounds old new round_line
@@ -123,11 +125,9 @@ qo=("${qps_a[@]}") qn=("${qps_b[@]}") co=("${cpu_a[@]}") cn=("${cpu_b[@]}")
 echo
 
 # ---- summary ---------------------------------------------------------------
-mqo=$(median "${qo[@]}") mqn=$(median "${qn[@]}")
-mco=$(median "${co[@]}") mcn=$(median "${cn[@]}")
-echo "medians of $ROUNDS alternating rounds, $(size_label "$TABLE_SIZE") rows (ratio: median of per-round ratios new/old; med/med: ratio of the medians)"
-printf '%-46s %11s %11s %8s %9s   %s\n' metric new old ratio med/med goal
-printf '%-46s %11s %11s %7.3fx %8.3fx   %s\n' "point-query QPS, mysql driver new vs old" \
-    "$(printf '%.0f' "$mqn")" "$(printf '%.0f' "$mqo")" "$(median "${rq[@]}")" "$(ratio "$mqn" "$mqo" 3)" "(information, no goal)"
-printf '%-46s %11s %11s %7.3fx %8.3fx   %s\n' "client CPU us/query, new vs old" \
-    "$(printf '%.2f' "$mcn")" "$(printf '%.2f' "$mco")" "$(median "${rc[@]}")" "$(ratio "$mcn" "$mco" 3)" "(information, no goal)"
+# every row judged by the results schema's compare() (bench/lib.sh)
+judge_start
+echo "$(size_label "$TABLE_SIZE") rows"
+summary_header new old
+summary_row "point-query QPS, mysql driver new vs old" %.0f rate qn qo
+summary_row "client CPU us/query, new vs old" %.2f cost cn co

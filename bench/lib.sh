@@ -3,7 +3,8 @@
 # needs, the scratch directory with its throwaway server (stopped and
 # removed whatever happens), the server's start and the CPU pinning of
 # server and clients, how a run's QPS and client CPU are read, and the
-# statistics (medians, ratios, and the sign-test verdict on a goal).
+# statistics (medians and per-round ratios), and the summary's rows, each
+# judged by the results schema's compare() in a throwaway results database.
 # Other load on a shared machine skews timings, so every round prints the
 # load average (load).
 #
@@ -83,27 +84,6 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) 
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%." d "f", a / b }'; }   # ratio A B [DECIMALS]
 # a row count as the tables label it: 100k, 1M, 12345
 size_label() { awk -v n="$1" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1000000; else if (n % 1000 == 0) printf "%dk", n / 1000; else printf "%d", n }'; }
-
-# verdict OP GOAL RATIO...: whether per-round ratios meet "ratio OP GOAL"
-# (OP: >=, <=, >, <), as a sign test over the rounds.  If the true median
-# ratio were the goal, each round would meet it with probability 1/2;
-# "met" when as many rounds as meet it would happen by chance at most 5% of
-# the time (5 rounds: all 5; 8 rounds: 7), "MISSED" when as few would,
-# else "unresolved": the rounds do not tell the ratio from the goal, and a
-# median that crosses the goal by noise neither passes nor fails.
-verdict() {
-    local op=$1 goal=$2
-    shift 2
-    awk -v op="$op" -v g="$goal" -v list="$*" 'BEGIN {
-        n = split(list, r, " "); k = 0
-        for (i = 1; i <= n; i++)
-            k += op == ">=" ? r[i] >= g : op == "<=" ? r[i] <= g : op == "<" ? r[i] < g : r[i] > g
-        # P(X >= k) and P(X <= k) for X ~ Binomial(n, 1/2)
-        c = 1; up = 0; down = 0
-        for (j = 0; j <= n; j++) { p = c / 2 ^ n; if (j >= k) up += p; if (j <= k) down += p; c = c * (n - j) / (j + 1) }
-        printf "%s (%d of %d rounds)", up <= 0.05 ? "met" : (down <= 0.05 ? "MISSED" : "unresolved"), k, n
-    }'
-}
 
 # alternate ROUND FUNCTION A B: FUNCTION A and FUNCTION B back to back, A
 # first in odd rounds and B first in even ones, so that neither always
@@ -191,8 +171,8 @@ run_figures() {
 # bench_workdir NAME KIND: $workdir (NAME.XXXXXX under TMPDIR), $log in it,
 # and $server, the directory of a throwaway KIND server (pg: test/pg_cluster.sh,
 # mariadb: test/mariadb_server.sh).  On exit, however it comes, the server
-# is stopped and the directory removed; after a failure the logs' last
-# lines go to stderr first.
+# is stopped (and the summary's results database, judge_start) and the
+# directory removed; after a failure the logs' last lines go to stderr first.
 bench_workdir() {
     workdir=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
     chmod 755 "$workdir"        # the server may run as user postgres or mysql
@@ -209,6 +189,8 @@ bench_cleanup() {
     pg) "$top/test/pg_cluster.sh" stop "$server" >/dev/null 2>&1 || true ;;
     mariadb) "$top/test/mariadb_server.sh" stop "$server" >/dev/null 2>&1 || true ;;
     esac
+    # the summary's results database (judge_start), if it was started
+    [ ! -d "$workdir/judge" ] || "$top/test/pg_cluster.sh" stop "$workdir/judge" >/dev/null 2>&1 || true
     if [ $rc -ne 0 ] && [ -d "$log" ]; then
         echo "$me: failed (exit $rc); last log lines:" >&2
         tail -n 20 "$log"/* 2>/dev/null >&2 || true
@@ -300,6 +282,118 @@ check_rows() {
     mariadb) n=$(q -e "SELECT COUNT(*) FROM sbtest1") ;;
     esac
     [ "$n" = "$TABLE_SIZE" ] || { echo "$me: $1 left $n rows in sbtest1, not $TABLE_SIZE" >&2; return 1; }
+}
+
+# ---- the summary: every row judged by compare() ----------------------------
+# A row's ratio, its interval and its verdict on a goal come from the
+# results schema's compare(), the function behind every report of
+# microbench compare, so that the harness is held to the statistics it
+# sells: each round's two figures are a pair, the ratio is the pairs'
+# geometric mean (their trimmed mean from ten rounds on), and the interval
+# is Student's t on the pairs' spread.  A goal "ratio OP GOAL" is met when
+# the whole interval lies on its side, MISSED when the whole interval lies
+# on the other, else unresolved: the rounds cannot tell the ratio from the
+# goal.  The runs are inserted and judged in a transaction that is rolled
+# back: nothing stays in the database.
+
+# judge_start: a throwaway results database for the summary ($workdir/judge,
+# test/pg_cluster.sh, stopped with the rest), the schema loaded from
+# results_schema/.  Started after the measuring, so it disturbs no round.
+judge_start() {
+    "$top/test/pg_cluster.sh" start "$workdir/judge" "$BENCH_PORT" >"$workdir/judge.env" 2>"$log/judge_start.err" \
+        || { echo "$me: the results database for the summary did not start" >&2; cat "$log/judge_start.err" >&2; return 1; }
+    judge_env=$(<"$workdir/judge.env")
+    judge_db=postgres
+    cat "$top"/results_schema/*.sql | judge_psql >"$log/judge_schema.out"
+}
+# judge_psql ARG...: psql on judge_db, reached by judge_env (the variables
+# pg_cluster.sh printed; empty: the caller's own), quietly, stopping at the
+# first error; in a subshell, so the measured server's settings stay.
+judge_psql() {
+    (
+        eval "$judge_env"
+        unset PGDATABASE PGSERVICE PGHOSTADDR
+        PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 -d "$judge_db" "$@"
+    )
+}
+
+# judge KIND OURS PEER [OP GOAL]: the ratio ours/peer of the figures in the
+# arrays named OURS and PEER (one a round, paired by round), as
+# "RATIO LOW HIGH LEVEL VERDICT" (VERDICT: met, MISSED, unresolved, or -
+# without a goal; LOW, HIGH and LEVEL - without an interval).  KIND says
+# which way is better: rate (QPS: higher) or cost (seconds, CPU per query:
+# lower).  A rate is a run's QPS as it is; a cost goes in turned over (a
+# run's rate is 1 / cost) with the sides swapped, so that compare()'s
+# ratio, other / base, reads ours / peer either way.  OP: >=, >, <=, <.
+judge() {
+    local kind=$1 op=${4:--} goal=${5:-0}
+    local -n judged_ours=$2 judged_peer=$3
+    case $kind in rate | cost) ;; *) echo "$me: judge: KIND must be rate or cost, not '$kind'" >&2; return 2 ;; esac
+    case $op in '>=' | '>' | '<=' | '<' | -) ;; *) echo "$me: judge: OP must be >=, >, <= or <, not '$op'" >&2; return 2 ;; esac
+    ((${#judged_ours[@]} == ${#judged_peer[@]})) \
+        || { echo "$me: judge: $2 has ${#judged_ours[@]} rounds, $3 ${#judged_peer[@]}" >&2; return 2; }
+    local judged_figure
+    for judged_figure in "${judged_ours[@]}" "${judged_peer[@]}"; do
+        # a ratio is taken on the log scale: a figure must be above 0
+        [[ $judged_figure =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]] \
+            && awk -v f="$judged_figure" 'BEGIN { exit !(f > 0) }' \
+            || { echo "$me: judge: a figure must be a number above 0, not '$judged_figure'" >&2; return 2; }
+    done
+    judge_psql -v kind="$kind" -v op="$op" -v goal="$goal" \
+        -v ours="${judged_ours[*]}" -v peer="${judged_peer[*]}" <<'SQL'
+BEGIN;
+-- each round's two figures as two runs of that round; the catalog's
+-- point-query names the cell, whatever was measured
+INSERT INTO microbench.runs (dbms, version, label, workload, phase, tables, table_size, clients,
+                             rand_type, seconds, warmup, started_at, ended_at, elapsed_seconds,
+                             events, queries, qps, tps, round)
+SELECT 'postgres', 'bench', s.label, 'point-query', 'post', 1, 0, 1, 'uniform', 1, 0,
+       now() + f.round * interval '1 minute', now() + f.round * interval '1 minute' + interval '1 second',
+       1, 1, 1, s.rate, s.rate, f.round
+FROM unnest(string_to_array(:'ours', ' ')::float8[], string_to_array(:'peer', ' ')::float8[])
+     WITH ORDINALITY AS f(ours, peer, round),
+     LATERAL (VALUES ('ours', f.ours), ('peer', f.peer)) AS v(label, figure),
+     LATERAL (SELECT v.label, CASE :'kind' WHEN 'rate' THEN v.figure ELSE 1 / v.figure END AS rate) AS s;
+SELECT round(c.ratio::numeric, 3),
+       coalesce(round(c.ci_low::numeric, 3)::text, '-'), coalesce(round(c.ci_high::numeric, 3)::text, '-'),
+       coalesce(round((100 * c.level)::numeric, 1)::text || '%', '-'),
+       CASE WHEN :'op' = '-' THEN '-'
+            WHEN c.ci_low IS NULL THEN 'unresolved'
+            WHEN :'op' IN ('>=', '>') THEN
+                CASE WHEN c.ci_low > :'goal'::float8 OR (:'op' = '>=' AND c.ci_low = :'goal'::float8) THEN 'met'
+                     WHEN c.ci_high < :'goal'::float8 OR (:'op' = '>' AND c.ci_high = :'goal'::float8) THEN 'MISSED'
+                     ELSE 'unresolved' END
+            ELSE
+                CASE WHEN c.ci_high < :'goal'::float8 OR (:'op' = '<=' AND c.ci_high = :'goal'::float8) THEN 'met'
+                     WHEN c.ci_low > :'goal'::float8 OR (:'op' = '<' AND c.ci_low = :'goal'::float8) THEN 'MISSED'
+                     ELSE 'unresolved' END END
+FROM microbench.compare(CASE :'kind' WHEN 'rate' THEN 'peer' ELSE 'ours' END,
+                        CASE :'kind' WHEN 'rate' THEN 'ours' ELSE 'peer' END, 'qps_mean') AS c;
+ROLLBACK;
+SQL
+}
+
+# summary_header OURS PEER: the summary's title and column heads, OURS and
+# PEER naming the two sides (ours and peer, new and old).
+summary_header() {
+    echo "summary of $ROUNDS alternating rounds: each side's median; ratio $1/$2 and its interval from compare() over the rounds' pairs; a goal met or MISSED only when the whole interval lies on one side of it"
+    printf '%-46s %11s %11s %8s  %-15s %s\n' metric "$1" "$2" ratio interval goal
+}
+# summary_row NAME FORMAT KIND OURS PEER [OP GOAL]: one line of the summary:
+# NAME, each side's median (printf FORMAT), and judge's ratio, interval and
+# verdict on "ratio OP GOAL" (without a goal: information).
+summary_row() {
+    local name=$1 format=$2 kind=$3 ours=$4 peer=$5 op=${6:-} goal=${7:-}
+    local -n row_ours=$4 row_peer=$5
+    local ratio low high level verdict goal_text interval
+    read -r ratio low high level verdict < <(judge "$kind" "$ours" "$peer" ${op:+"$op" "$goal"})
+    [ -n "$ratio" ] || { echo "$me: no ratio for '$name'" >&2; return 1; }
+    interval="-"
+    [ "$low" = - ] || interval="$low-${high}x"
+    goal_text="(information, no goal)"
+    [ -z "$op" ] || goal_text="$op ${goal}x  $verdict"
+    printf "%-46s %11s %11s %7sx  %-15s %s\n" "$name" "$(printf "$format" "$(median "${row_ours[@]}")")" \
+        "$(printf "$format" "$(median "${row_peer[@]}")")" "$ratio" "$interval" "$goal_text"
 }
 
 # ---- CPU pinning ------------------------------------------------------------

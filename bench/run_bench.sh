@@ -20,17 +20,18 @@
 #      the same rounds as 3.
 #
 # QPS ratios are ours/peer (higher is better), the prepare ratio is
-# ours/peer seconds (lower is better).  The summary's ratio is the median of
-# the per-round ratios (each round's contenders run back to back, the QPS
-# contenders in mirrored halves, so they share the machine's conditions);
-# the ratio of the two medians is shown too.  A goal's verdict is a sign
-# test over the per-round ratios (verdict, bench/lib.sh): met, MISSED, or
-# unresolved when the rounds cannot tell the ratio from the goal.
+# ours/peer seconds (lower is better).  Each round's contenders run back to
+# back (the QPS contenders in mirrored halves), so they share the machine's
+# conditions and a round's two figures are a pair.  The summary's ratio,
+# its interval and a goal's verdict come from the results schema's
+# compare() over those pairs (summary_row, bench/lib.sh): met, MISSED, or
+# unresolved when the interval holds the goal.
 #
-# Needs: the extension installed (make install), sysbench, test/pg_cluster.sh.
+# Needs: the extension installed (make install), sysbench, test/pg_cluster.sh
+# (it also starts the summary's results database).
 # Settings (environment):
 #   ROUNDS=8            alternating rounds per comparison (two turns of the
-#                       QPS rounds' rotation; a goal is met at 7 of 8)
+#                       QPS rounds' rotation)
 #   RUN_SECONDS=6       measured seconds per contender and QPS round
 #                       (integer), run as two halves in mirrored order
 #   WARMUP=1            warm-up seconds before each QPS run (integer, excluded)
@@ -136,7 +137,7 @@ prep_peer() {
 # yet, and the first timed prepare would pay for creating them alone.
 prep_ours on >/dev/null
 
-prep_o=() prep_p=() prep_r=() prep_b=() prep_rb=()
+prep_o=() prep_p=() prep_b=()
 echo "raw: prepare seconds ($PREPARE_ROWS rows; odd rounds ours, ours through buffers, sysbench; even rounds the reverse)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
@@ -147,7 +148,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     fi
     # three decimals: at two, 0.124x would print and pass as 0.12x
     r_buf=$(ratio "$o" "$b" 3) r_peer=$(ratio "$o" "$p" 3)
-    prep_o+=("$o") prep_p+=("$p") prep_r+=("$r_peer") prep_b+=("$b") prep_rb+=("$r_buf")
+    prep_o+=("$o") prep_p+=("$p") prep_b+=("$b")
     printf '  round %d: ours %8.3f s  through buffers %8.3f s (%5.3fx)  sysbench %8.3f s (%5.3fx)   (loadavg %s)\n' \
         "$r" "$o" "$b" "$r_buf" "$p" "$r_peer" "$la"
 done
@@ -222,7 +223,7 @@ round_qps() {  # name: the seconds-weighted mean of its halves
         'BEGIN { n = split(q, v, " "); printf "%.1f", n == 1 ? v[1] : (v[1] * h1 + v[2] * h2) / (h1 + h2) }'
 }
 contenders=(ours costs_off plpgsql sysbench)
-qo=() qn=() qp=() qs=() rn=() rp=() rs=()
+qo=() qn=() qp=() qs=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured per contender and round, in halves of ${half1}s and ${half2}s, each after ${WARMUP}s of warm-up; order A B C D D C B A, rotated each round)"
 for ((r = 1; r <= ROUNDS; r++)); do
     la=$(load)
@@ -235,35 +236,19 @@ for ((r = 1; r <= ROUNDS; r++)); do
     fi
     o=$(round_qps ours); n=$(round_qps costs_off); p=$(round_qps plpgsql); s=$(round_qps sysbench)
     qo+=("$o") qn+=("$n") qp+=("$p") qs+=("$s")
-    rn+=("$(ratio "$o" "$n" 3)") rp+=("$(ratio "$o" "$p" 3)") rs+=("$(ratio "$o" "$s" 3)")
     printf '  round %d (%s first): ours %10.1f  costs off %10.1f (%5.3fx)  plpgsql+COMMIT %10.1f (%5.3fx)  sysbench %10.1f (%5.3fx)   (loadavg %s)\n' \
-        "$r" "${order[0]}" "$o" "$n" "${rn[-1]}" "$p" "${rp[-1]}" "$s" "${rs[-1]}" "$la"
+        "$r" "${order[0]}" "$o" "$n" "$(ratio "$o" "$n" 3)" "$p" "$(ratio "$o" "$p" 3)" "$s" "$(ratio "$o" "$s" 3)" "$la"
 done
 echo
 
 # ---- summary ---------------------------------------------------------------
-# the verdict: a sign test over the per-round ratios (bench/lib.sh)
-row() {  # metric ours peer ratio ratio-of-medians [goal-op goal per-round-ratio...]
-    if [ $# -lt 6 ]; then   # a figure to read with its rounds, not a pass/fail
-        printf '%-40s %11s %11s %7.3fx %8.3fx   (no goal: see the rounds)\n' "$1" "$2" "$3" "$4" "$5"
-        return
-    fi
-    printf '%-40s %11s %11s %7.3fx %8.3fx   %s %sx  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" \
-        "$(verdict "$6" "$7" "${@:8}")"
-}
-mo=$(median "${qo[@]}") mn=$(median "${qn[@]}") mp=$(median "${qp[@]}") ms=$(median "${qs[@]}")
-po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}") pb=$(median "${prep_b[@]}")
+# every row judged by the results schema's compare() (bench/lib.sh)
+judge_start
 rows_label=$(size_label "$PREPARE_ROWS")
-echo "medians of $ROUNDS alternating rounds (ratio: median of per-round ratios; med/med: ratio of the medians; goal: a sign test over the rounds, met or MISSED only at 5% or less, else unresolved)"
-printf '%-40s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
-row "point-query QPS vs PL/pgSQL+COMMIT" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mp")" \
-    "$(median "${rp[@]}")" "$(ratio "$mo" "$mp" 3)" ">=" 1.5 "${rp[@]}"
-row "point-query QPS, costs counted vs not" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$mn")" \
-    "$(median "${rn[@]}")" "$(ratio "$mo" "$mn" 3)" ">=" 0.99 "${rn[@]}"
-row "point-query QPS vs sysbench (socket)" "$(printf '%.0f' "$mo")" "$(printf '%.0f' "$ms")" \
-    "$(median "${rs[@]}")" "$(ratio "$mo" "$ms" 3)" ">=" 4 "${rs[@]}"
-row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" \
-    "$(median "${prep_r[@]}")" "$(ratio "$po" "$pp" 3)" "<=" 0.12 "${prep_r[@]}"
+summary_header ours peer
+summary_row "point-query QPS vs PL/pgSQL+COMMIT" %.0f rate qo qp ">=" 1.5
+summary_row "point-query QPS, costs counted vs not" %.0f rate qo qn ">=" 0.99
+summary_row "point-query QPS vs sysbench (socket)" %.0f rate qo qs ">=" 4
+summary_row "prepare seconds ($rows_label rows) vs sysbench" %.3f cost prep_o prep_p "<=" 0.12
 # no goal: a figure, read with its rounds
-row "prepare seconds, direct vs through buffers" "$po" "$pb" \
-    "$(median "${prep_rb[@]}")" "$(ratio "$po" "$pb" 3)"
+summary_row "prepare seconds, direct vs through buffers" %.3f cost prep_o prep_b

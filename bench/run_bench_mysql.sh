@@ -23,7 +23,10 @@
 #      pays for the other's leftover writes.
 #
 # QPS ratio is ours/peer (higher is better); the CPU and prepare ratios are
-# ours/peer (lower is better).  Ratios are of the medians.
+# ours/peer (lower is better).  A round's two figures are a pair; the
+# summary's ratios, their intervals and the goals' verdicts come from the
+# results schema's compare() over the pairs (summary_row, bench/lib.sh), in
+# a throwaway Postgres started for the summary.
 #
 # Passwords: both clients connect as "bench" with the password in MYSQL_PWD,
 # never on a command line.  sysbench 1.0.20 given no --mysql-password passes a
@@ -34,7 +37,8 @@
 # stays in memory and the QPS runs measure clients, not page reads.
 #
 # Needs: client/microbench (make -C client), sysbench,
-# the mariadb client, test/mariadb_server.sh (mariadb-server installed).
+# the mariadb client, test/mariadb_server.sh (mariadb-server installed),
+# Postgres (pg_config; test/pg_cluster.sh) for the summary.
 # Settings (environment):
 #   ROUNDS=5            alternating rounds per comparison
 #   RUN_SECONDS=5       measured seconds per QPS run (integer)
@@ -54,6 +58,7 @@ bench_settings ROUNDS=5 RUN_SECONDS=5 WARMUP=1 TABLE_SIZE=1000000 BENCH_PORT=342
 client=$top/client/microbench
 need_client "$client"
 need sysbench "apt-get install sysbench"
+need "${PG_CONFIG:-pg_config}" "apt-get install postgresql postgresql-server-dev-all: the summary's results database"
 mariadb_preflight
 
 bench_workdir mb_bench_mysql mariadb
@@ -139,19 +144,9 @@ qo=("${qps_a[@]}") qs=("${qps_b[@]}") co=("${cpu_a[@]}") cs=("${cpu_b[@]}")
 echo
 
 # ---- summary ---------------------------------------------------------------
-row() {  # metric ours peer ratio goal-op goal per-round-ratio...
-    printf '%-46s %11s %11s %8sx   %-2s %-5s %s\n' "$1" "$2" "$3" "$4" "$5" "$6x" "$(verdict "$5" "$6" "${@:7}")"
-}
-# each round's ratios, for the verdicts (a sign test, bench/lib.sh)
-rq=() rc=() rp=()
-for i in "${!qo[@]}"; do rq+=("$(ratio "${qo[i]}" "${qs[i]}" 3)") rc+=("$(ratio "${co[i]}" "${cs[i]}" 3)"); done
-for i in "${!prep_o[@]}"; do rp+=("$(ratio "${prep_o[i]}" "${prep_p[i]}" 3)"); done
-mqo=$(median "${qo[@]}") mqs=$(median "${qs[@]}")
-mco=$(median "${co[@]}") mcs=$(median "${cs[@]}")
-po=$(median "${prep_o[@]}") pp=$(median "${prep_p[@]}")
-rows_label=$(size_label "$TABLE_SIZE")
-echo "medians of $ROUNDS alternating rounds (goal: a sign test over the rounds, met or MISSED only at 5% or less, else unresolved)"
-printf '%-46s %11s %11s %9s   %s\n' metric ours peer ratio goal
-row "point-query QPS vs sysbench (MariaDB, socket)" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqs")" "$(ratio "$mqo" "$mqs")" ">=" 1.05 "${rq[@]}"
-row "client CPU us/query vs sysbench" "$(printf '%.2f' "$mco")" "$(printf '%.2f' "$mcs")" "$(ratio "$mco" "$mcs")" "<" 1.00 "${rc[@]}"
-row "prepare seconds ($rows_label rows) vs sysbench" "$po" "$pp" "$(ratio "$po" "$pp")" "<=" 0.50 "${rp[@]}"
+# every row judged by the results schema's compare() (bench/lib.sh)
+judge_start
+summary_header ours peer
+summary_row "point-query QPS vs sysbench (MariaDB, socket)" %.0f rate qo qs ">=" 1.05
+summary_row "client CPU us/query vs sysbench" %.2f cost co cs "<" 1.00
+summary_row "prepare seconds ($(size_label "$TABLE_SIZE") rows) vs sysbench" %.3f cost prep_o prep_p "<=" 0.50

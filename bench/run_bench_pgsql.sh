@@ -38,9 +38,11 @@
 # last RUN_SECONDS, as ours does.
 #
 # QPS ratio is ours/sysbench (higher is better), the CPU ratio ours/sysbench
-# (lower is better).  The summary's ratio is the median of the per-round
-# ratios (each round's contenders run back to back, so they share the
-# machine's conditions); the ratio of the two medians (med/med) is shown too.
+# (lower is better).  Each round's contenders run back to back, so they
+# share the machine's conditions and a round's figures are a pair; the
+# summary's ratios, their intervals and the goals' verdicts come from the
+# results schema's compare() over the pairs (summary_row, bench/lib.sh), in
+# a second throwaway cluster started for the summary.
 #
 # Needs: client/microbench (make -C client; the script runs a
 # copy taken at its start), sysbench, psql,
@@ -165,7 +167,7 @@ qps_inserver() {
 qps_run ours 2 >/dev/null; qps_run sysbench 2 >/dev/null
 [ -z "$inserver" ] || qps_inserver 2 >/dev/null
 
-qo=() qs=() qi=() co=() cs=() ko=() ks=() rq=() rc=() rk=() ri=()
+qo=() qs=() qi=() co=() cs=() ko=() ks=()
 echo "raw: point-query QPS (${RUN_SECONDS}s measured + ${WARMUP}s warm-up each; odd rounds ours first, even rounds ours last),"
 echo "     client CPU us/query (user+sys of the whole process / server-counted executes, warm-up included)"
 echo "     and, after 'steady', the same inside the measured window (/proc/PID/stat; start-up and shut-down excluded)"
@@ -180,10 +182,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
     read -r oq ou oc on ok <<<"$o"
     read -r sq su sc sn sk <<<"$s"
     qo+=("$oq") qs+=("$sq") co+=("$ou") cs+=("$su") ko+=("$ok") ks+=("$sk")
-    rq+=("$(ratio "$oq" "$sq" 3)") rc+=("$(ratio "$ou" "$su" 3)") rk+=("$(ratio "$ok" "$sk" 3)")
     ins=
     if [ -n "$i" ]; then
-        qi+=("$i") ri+=("$(ratio "$oq" "$i" 3)")
+        qi+=("$i")
         ins=$(printf '  in-server %9.1f (wire/in-server %5.3fx)' "$i" "$(ratio "$oq" "$i" 3)")
     fi
     printf '  round %d: QPS ours %9.1f  sysbench %9.1f (%5.3fx)%s\n' "$r" "$oq" "$sq" "$(ratio "$oq" "$sq" 3)" "$ins"
@@ -193,28 +194,11 @@ done
 echo
 
 # ---- summary ---------------------------------------------------------------
-row() {  # metric ours peer ratio ratio-of-medians [goal-op goal per-round-ratio...]
-    local goal
-    if [ $# -ge 7 ]; then
-        goal="$6 ${7}x  $(verdict "$6" "$7" "${@:8}")"
-    else
-        goal="(information, no goal)"
-    fi
-    printf '%-46s %11s %11s %7.3fx %8.3fx   %s\n' "$1" "$2" "$3" "$4" "$5" "$goal"
-}
-mqo=$(median "${qo[@]}") mqs=$(median "${qs[@]}")
-mco=$(median "${co[@]}") mcs=$(median "${cs[@]}")
-echo "medians of $ROUNDS alternating rounds, $(size_label "$TABLE_SIZE") rows (ratio: median of per-round ratios; med/med: ratio of the medians; goal: a sign test over the rounds, met or MISSED only at 5% or less, else unresolved)"
-printf '%-46s %11s %11s %8s %9s   %s\n' metric ours peer ratio med/med goal
-row "point-query QPS vs sysbench pgsql (socket)" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqs")" \
-    "$(median "${rq[@]}")" "$(ratio "$mqo" "$mqs" 3)" ">=" 1.0 "${rq[@]}"
-row "client CPU us/query vs sysbench pgsql" "$(printf '%.2f' "$mco")" "$(printf '%.2f' "$mcs")" \
-    "$(median "${rc[@]}")" "$(ratio "$mco" "$mcs" 3)" "<=" 1.0 "${rc[@]}"
-mko=$(median "${ko[@]}") mks=$(median "${ks[@]}")
-row "  the same, measured window only (steady)" "$(printf '%.2f' "$mko")" "$(printf '%.2f' "$mks")" \
-    "$(median "${rk[@]}")" "$(ratio "$mko" "$mks" 3)"
-if [ -n "$inserver" ]; then
-    mqi=$(median "${qi[@]}")
-    row "point-query QPS, wire / in-server" "$(printf '%.0f' "$mqo")" "$(printf '%.0f' "$mqi")" \
-        "$(median "${ri[@]}")" "$(ratio "$mqo" "$mqi" 3)"
-fi
+# every row judged by the results schema's compare() (bench/lib.sh)
+judge_start
+echo "$(size_label "$TABLE_SIZE") rows"
+summary_header ours peer
+summary_row "point-query QPS vs sysbench pgsql (socket)" %.0f rate qo qs ">=" 1.0
+summary_row "client CPU us/query vs sysbench pgsql" %.2f cost co cs "<=" 1.0
+summary_row "  the same, measured window only (steady)" %.2f cost ko ks
+[ -z "$inserver" ] || summary_row "point-query QPS, wire / in-server" %.0f rate qo qi

@@ -157,10 +157,11 @@ pg_prove --ext .sql --failures --timer "${tests[@]}" || status=1
 # the SVG report, rendered in headless Chromium and checked pixel by pixel;
 # verdicts on real interleaved runs; their error rates by simulation; the update from 0.1; directly loaded
 # tables through crashes (on a cluster of its own); then every way to
-# stop a run, ending (on a throwaway cluster) with a crash that restarts it
+# stop a run, ending (on a throwaway cluster) with a crash that restarts it;
+# last, bench/'s summary judged by compare() (its own throwaway cluster)
 if [ $# -eq 0 ]; then
     shell_tests=("$here/pg/verdicts.t" "$here/pg/calibration.t" "$here/pg/upgrade.t" "$here/pg/load_recovery.t"
-                 "$here/pg/stopping.t")
+                 "$here/pg/stopping.t" "$here/pg/bench_judge.t")
     if command -v chromium >/dev/null; then
         shell_tests=("$here/report/svg_test.sh" "${shell_tests[@]}")
     else
