@@ -357,16 +357,14 @@ FROM unnest(string_to_array(:'ours', ' ')::float8[], string_to_array(:'peer', ' 
 SELECT round(c.ratio::numeric, 3),
        coalesce(round(c.ci_low::numeric, 3)::text, '-'), coalesce(round(c.ci_high::numeric, 3)::text, '-'),
        coalesce(round((100 * c.level)::numeric, 1)::text || '%', '-'),
+       -- (an end that lands exactly on the goal is left unresolved, strict or not)
        CASE WHEN :'op' = '-' THEN '-'
             WHEN c.ci_low IS NULL THEN 'unresolved'
-            WHEN :'op' IN ('>=', '>') THEN
-                CASE WHEN c.ci_low > :'goal'::float8 OR (:'op' = '>=' AND c.ci_low = :'goal'::float8) THEN 'met'
-                     WHEN c.ci_high < :'goal'::float8 OR (:'op' = '>' AND c.ci_high = :'goal'::float8) THEN 'MISSED'
-                     ELSE 'unresolved' END
-            ELSE
-                CASE WHEN c.ci_high < :'goal'::float8 OR (:'op' = '<=' AND c.ci_high = :'goal'::float8) THEN 'met'
-                     WHEN c.ci_low > :'goal'::float8 OR (:'op' = '<' AND c.ci_low = :'goal'::float8) THEN 'MISSED'
-                     ELSE 'unresolved' END END
+            WHEN :'op' IN ('>=', '>') AND c.ci_low > :'goal'::float8 THEN 'met'
+            WHEN :'op' IN ('>=', '>') AND c.ci_high < :'goal'::float8 THEN 'MISSED'
+            WHEN :'op' IN ('<=', '<') AND c.ci_high < :'goal'::float8 THEN 'met'
+            WHEN :'op' IN ('<=', '<') AND c.ci_low > :'goal'::float8 THEN 'MISSED'
+            ELSE 'unresolved' END
 FROM microbench.compare(CASE :'kind' WHEN 'rate' THEN 'peer' ELSE 'ours' END,
                         CASE :'kind' WHEN 'rate' THEN 'ours' ELSE 'peer' END, 'qps_mean') AS c;
 ROLLBACK;

@@ -30,9 +30,10 @@
 #    Three rounds, then rounds for the cells still undecided until every
 #    cell is decided or the time left is spent: DEMO_MINUTES (10.5) from
 #    the start, about two fifths of what the counted part left to the
-#    reads, the rest to the writes (a reload before a write's run takes
-#    about 0.2 s, so the writes are decided in 8 to 9 minutes here).  The runner pins the servers to CPU 0 and itself and its
-#    clients to the others.
+#    reads, the rest to the writes (a write's run reloads its tables in
+#    about 0.2 s, and the whole demo ended after 8 to 9 minutes here).
+#    The runner pins the servers to CPU 0 and itself and its clients to
+#    the others.
 #
 # Then prints both reports in the gcc-vs-clang table's layout (each cell a
 # difference: the ratio alone, the same: "=", or not decided: "?") and what

@@ -446,13 +446,13 @@ mbm_setup_load_my(const mbm_myserver *srv, char *err, size_t errlen)
 	 * Left alone, purge takes its next batch about a second later, which
 	 * made most of a reload's 0.8 s; MariaDB (10.5 and later) purges at
 	 * once for a session that asks to wait for it, bounded here by the
-	 * same minute.  MySQL has no such variable: there the poll alone
-	 * waits.
+	 * same minute, which the poll after it shares.  MySQL has no such
+	 * variable: there the poll alone waits.
 	 */
+	deadline = mbm_now_ns() + 60 * 1000000000ull;
 	if (mbm_my_sql(srv, "SET STATEMENT max_statement_time = 60 FOR SET GLOBAL innodb_max_purge_lag_wait = 0",
 				   err, errlen) != 0)
 		err[0] = '\0';
-	deadline = mbm_now_ns() + 60 * 1000000000ull;
 	do
 	{
 		if (mbm_my_value(srv, "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'", 1, history,
