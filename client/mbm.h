@@ -230,6 +230,9 @@ typedef struct mbm_result
 	/* what the measured window cost; none of it unless costs_measured */
 	bool		costs_measured;
 	mb_rusage	client_cpu;		/* the client threads, summed */
+	bool		server_cpu_known;	/* server_cpu was read (mbm_session_cpu.c) */
+	mb_rusage	server_cpu;		/* the server threads of the sessions, summed */
+	char		cpu_note[256];	/* what server_cpu covers, or why it is unknown */
 	bool		server_local;	/* host_cpu and disk mean something */
 	mb_host_cpu host_cpu;
 	mb_disk		disk;			/* valid: the datadir's device was counted */
@@ -263,6 +266,37 @@ typedef struct mbm_result
  * code 1).
  */
 extern int	mbm_run(const mbm_options *o, const mb_workload *w, bool *in_file_only);
+
+/* ---- mbm_session_cpu.c ---- */
+
+/* One server thread's figures at one end of the window. */
+typedef struct mbm_thread_cpu
+{
+	int			tid;
+	unsigned long long starttime;	/* since boot, in ticks: the same thread at both ends */
+	uint64_t	run_ns;			/* on a CPU, user and system (schedstat) */
+	unsigned long long user_ticks;	/* what splits it (stat) */
+	unsigned long long system_ticks;
+	int64_t		voluntary_cs;
+	int64_t		involuntary_cs;
+} mbm_thread_cpu;
+
+/* The server threads of the clients' sessions, read at the window's start. */
+typedef struct mbm_session_cpu
+{
+	int			n;
+	mbm_thread_cpu *start;
+	bool		processes;		/* each session is a process (a Postgres backend) */
+	char		note[256];		/* what the figure covers, or why there is none */
+} mbm_session_cpu;
+
+extern void mbm_session_cpu_init(mbm_session_cpu *sc);
+extern void mbm_session_cpu_free(mbm_session_cpu *sc);
+/* The window's start: false, with sc->note set, when the CPU cannot be read. */
+extern bool mbm_session_cpu_start(mbm_session_cpu *sc, const mbm_options *o, mbm_conn *monitor,
+								  bool local, const unsigned long *session_ids, int n);
+/* The window's end: the threads' CPU summed into out; false, with sc->note set, when not. */
+extern bool mbm_session_cpu_end(mbm_session_cpu *sc, mb_rusage *out);
 
 /* ---- mbm_cost.c ---- */
 
@@ -301,7 +335,7 @@ extern void mbm_cost_snapshot_free(mbm_cost_snapshot *s);
 extern void mbm_cost_finish(const mbm_cost_probe *p, const mbm_cost_snapshot *start,
 							const mbm_cost_snapshot *end, mbm_result *r);
 /* The summary's "Cost per query" block. */
-extern void mbm_cost_print(const mbm_result *r);
+extern void mbm_cost_print(const mbm_result *r, int clients);
 /*
  * A fingerprint of the tables the run reads, on the monitor connection:
  * {"data_bytes", "index_bytes", "rows", "history_length"}, each key only

@@ -362,7 +362,7 @@ cost_line(const char *label, double per_query, const char *remark)
 }
 
 void
-mbm_cost_print(const mbm_result *r)
+mbm_cost_print(const mbm_result *r, int clients)
 {
 	double		q = (double) r->queries;
 	int			i;
@@ -371,6 +371,19 @@ mbm_cost_print(const mbm_result *r)
 		return;
 	printf("\nCost per query:\n");
 	cost_line("client CPU (us):", (r->client_cpu.user_us + r->client_cpu.system_us) / q, NULL);
+	if (r->server_cpu_known)
+	{
+		char		value[64];
+
+		/* the user share: what a count of the server's instructions covers */
+		snprintf(value, sizeof(value), "%.1f / %.1f", r->server_cpu.user_us / q,
+				 r->server_cpu.system_us / q);
+		printf("    %-37s%-13s (%.0f%% of the clients' time in its user code)\n",
+			   "server CPU user / system (us):", value,
+			   r->elapsed_s > 0 ? 100.0 * r->server_cpu.user_us / 1e6 / (r->elapsed_s * clients) : 0.0);
+	}
+	else
+		printf("    %-37s%s\n", "server CPU:", r->cpu_note);
 	if (r->server_local && r->host_cpu.valid)
 	{
 		int64_t		busy = r->host_cpu.user_us + r->host_cpu.system_us;

@@ -258,6 +258,15 @@ typedef struct mbm_driver
 	const char *datadir_sql;
 	char	   *(*data_state) (mbm_conn *conn, const struct mbm_options *o,
 							   const mb_workload *w);
+
+	/*
+	 * Which of the server's operating-system threads serves a session
+	 * (mbm_session_cpu.c reads its CPU in /proc): queries with one %lu, the
+	 * session id, whose first value is the thread's id, tried in order
+	 * until one answers (servers differ in where they say it); NULL when
+	 * the session id is the process id already (a Postgres backend).
+	 */
+	const char *const *session_thread_sql;
 } mbm_driver;
 
 /*
@@ -278,7 +287,8 @@ typedef struct mbm_driver
 	.text_execute = OPS##_text_execute, .quote_literal = OPS##_quote_literal, \
 	.server_facts = OPS##_server_facts, .load_stream = OPS##_load_stream, \
 	.server_is_local = OPS##_server_is_local, .status_sql = OPS##_status_sql, \
-	.datadir_sql = OPS##_datadir_sql, .data_state = OPS##_data_state
+	.datadir_sql = OPS##_datadir_sql, .data_state = OPS##_data_state, \
+	.session_thread_sql = OPS##_session_thread_sql
 
 #define MBM_DRIVER_OWN(OWN) \
 	.options = OWN##_options, .parse_option = OWN##_parse_option, \

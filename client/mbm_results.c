@@ -98,9 +98,10 @@ add_int(row *r, const char *column, long long v, bool is_null)
 
 /*
  * What the measured window cost.  The client sees its own threads, the
- * server's status counters and, when the server is local, the host; the
- * server processes' own CPU, WAL, buffers and hardware counters (the
- * extension's columns) it cannot know: NULL.
+ * server's status counters and, when the server is local, the host and the
+ * server threads of its sessions (their CPU and context switches); the
+ * server's WAL, buffers and hardware counters (the extension's columns) it
+ * cannot know: NULL.
  */
 static void
 add_costs(row *rw, const mbm_result *r)
@@ -108,16 +109,19 @@ add_costs(row *rw, const mbm_result *r)
 	bool		costs = r->costs_measured;
 	bool		cpu = costs && r->server_local && r->host_cpu.valid;
 	bool		disk = costs && r->disk.valid;
-	static const char *const unknown_floats[] = {"cpu_user_seconds", "cpu_system_seconds"};
+	bool		server_cpu = costs && r->server_cpu_known;
 	static const char *const unknown_ints[] = {
-		"voluntary_cs", "involuntary_cs", "wal_records", "wal_fpi", "wal_bytes",
+		"wal_records", "wal_fpi", "wal_bytes",
 		"shared_blks_hit", "shared_blks_read", "shared_blks_dirtied", "shared_blks_written",
 		"instructions", "cycles"
 	};
 	size_t		i;
 
-	for (i = 0; i < sizeof(unknown_floats) / sizeof(unknown_floats[0]); i++)
-		add_number(rw, unknown_floats[i], 0, true);
+	add_number(rw, "cpu_user_seconds", r->server_cpu.user_us / 1e6, !server_cpu);
+	add_number(rw, "cpu_system_seconds", r->server_cpu.system_us / 1e6, !server_cpu);
+	add_int(rw, "voluntary_cs", (long long) r->server_cpu.voluntary_cs, !server_cpu);
+	add_int(rw, "involuntary_cs", (long long) r->server_cpu.involuntary_cs, !server_cpu);
+	add(rw, "cpu_note", costs && r->cpu_note[0] ? r->cpu_note : NULL, false);
 	for (i = 0; i < sizeof(unknown_ints) / sizeof(unknown_ints[0]); i++)
 		add_int(rw, unknown_ints[i], 0, true);
 	add(rw, "hw_counters_note", NULL, false);

@@ -913,7 +913,7 @@ print_summary(const mbm_options *o, const mbm_result *r)
 	printf("         95th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 95));
 	printf("         99th percentile:                %10.2f\n", mb_hist_percentile_ms(&r->latency, 99));
 	fflush(stdout);
-	mbm_cost_print(r);
+	mbm_cost_print(r, o->threads);
 }
 
 /* Rows one scan reads, per client: the table's row count, read before the run. */
@@ -982,6 +982,7 @@ typedef struct mbm_run_state
 	mbm_cost_snapshot cost_start;
 	mbm_cost_snapshot cost_end;
 	bool		window_costs;	/* both ends of the window were taken */
+	mbm_session_cpu session_cpu;	/* the server threads of the clients' sessions */
 	int			sample_capacity;
 	double	   *sample_buffer;
 	double	   *wait_buffer;
@@ -1061,6 +1062,7 @@ run_free(mbm_run_state *rs)
 	}
 	mbm_cost_snapshot_free(&rs->cost_start);
 	mbm_cost_snapshot_free(&rs->cost_end);
+	mbm_session_cpu_free(&rs->session_cpu);
 	if (rs->probe_open)
 		mbm_cost_close(&rs->probe);
 	free(rs->workers);
@@ -1230,6 +1232,27 @@ note_phase_end(mbm_run_state *rs, int rc, int phase)
 }
 
 /*
+ * The server threads of the clients' sessions at the window's start, every
+ * client idle: what counted code ran on (mbm_session_cpu.c).
+ */
+static void
+start_session_cpu(mbm_run_state *rs)
+{
+	unsigned long *ids = malloc((size_t) rs->n * sizeof(unsigned long));
+	int			i;
+
+	if (ids == NULL)
+	{
+		snprintf(rs->session_cpu.note, sizeof(rs->session_cpu.note), "not read: out of memory");
+		return;
+	}
+	for (i = 0; i < rs->n; i++)
+		ids[i] = atomic_load(&rs->clients[i].worker.conn_id);
+	mbm_session_cpu_start(&rs->session_cpu, rs->o, rs->probe.monitor, rs->probe.local, ids, rs->n);
+	free(ids);
+}
+
+/*
  * Step 3: the host-speed canary while every client is idle, the warm-up,
  * the pause for the window's start snapshot (server and host costs), the
  * measured window with its per-second samples, and after the stop, once
@@ -1264,6 +1287,7 @@ run_measure(mbm_run_state *rs)
 	if (!ended(rs))
 	{
 		mbm_cost_take(&rs->probe, &rs->cost_start, true);
+		start_session_cpu(rs);
 		/* every client idle and the monitor's reads done: the parent opens its window */
 		if (o->window_stop)
 			raise(SIGSTOP);
@@ -1289,6 +1313,8 @@ run_measure(mbm_run_state *rs)
 		/* ... and closes it before the monitor reads anything */
 		if (o->window_stop)
 			raise(SIGSTOP);
+		rs->r->server_cpu_known = mbm_session_cpu_end(&rs->session_cpu, &rs->r->server_cpu);
+		snprintf(rs->r->cpu_note, sizeof(rs->r->cpu_note), "%s", rs->session_cpu.note);
 		mbm_cost_take(&rs->probe, &rs->cost_end, false);
 		rs->window_costs = true;
 		/* the threads are idle but alive: the last second's CPU times */

@@ -68,11 +68,16 @@ ALTER TABLE microbench.runs
     -- a run counted under valgrind: its window's instructions as valgrind
     -- counts them, each repetition of a REP string instruction one (the
     -- instructions column counts such an instruction once, as a CPU does)
-    ADD COLUMN IF NOT EXISTS instructions_valgrind  bigint;
+    ADD COLUMN IF NOT EXISTS instructions_valgrind  bigint,
+    -- a run over the wire: whose CPU cpu_user_seconds and the rest are
+    -- (the server's threads of the clients' sessions), or why they are NULL
+    ADD COLUMN IF NOT EXISTS cpu_note               text;
 
 COMMENT ON COLUMN microbench.runs.cpu_user_seconds IS
-    'user CPU of the processes that ran the statements (extension: the workers, getrusage), measured window only';
+    'user CPU of the processes that ran the statements, measured window only: in-server the workers (getrusage); over the wire the server''s backends or connection threads of the clients'' sessions (/proc, cpu_note)';
 COMMENT ON COLUMN microbench.runs.cpu_system_seconds IS 'system CPU of the same processes';
+COMMENT ON COLUMN microbench.runs.cpu_note IS
+    'a run over the wire: what cpu_user_seconds, cpu_system_seconds and the context switches cover (the server''s backends or connection threads of the clients'' sessions, read in /proc at both ends of the window), or why they are NULL (a server on another host, --reconnect); NULL in-server, where they are the workers'' own';
 COMMENT ON COLUMN microbench.runs.voluntary_cs IS 'voluntary context switches of the same processes';
 COMMENT ON COLUMN microbench.runs.involuntary_cs IS 'involuntary context switches of the same processes';
 COMMENT ON COLUMN microbench.runs.wal_records IS 'WAL records the workers wrote (pgWalUsage)';

@@ -101,6 +101,7 @@ AS $$
         ('lat_p99_ms', 'ms', true, '99th percentile event latency'),
         ('lat_max_ms', 'ms', true, 'longest event'),
         ('cpu_per_query', 'us', true, 'CPU (user + system) of the processes that ran the statements, per query'),
+        ('server_user_share', 'share', false, 'the share of a query''s time (its wall time per client) spent in the server''s user code, the code a count of instructions covers: user CPU of the processes that ran the statements over clients x the window; neither better nor worse, it says how far a count speaks for QPS (34_count_clock.sql)'),
         ('cs_per_query', 'switches', true, 'context switches (voluntary + involuntary) of those processes, per query'),
         ('wal_bytes_per_query', 'bytes', true, 'WAL bytes written per query'),
         ('wal_fpi_per_query', 'pages', true, 'WAL full-page images per query'),
@@ -186,6 +187,7 @@ AS $$
         WHEN 'lat_max_ms' THEN r.lat_max_ms
         WHEN 'rows_per_second' THEN r.rows_per_second
         WHEN 'ipc' THEN r.instructions::double precision / nullif(r.cycles, 0)
+        WHEN 'server_user_share' THEN r.cpu_user_seconds / nullif(r.clients * r.elapsed_seconds, 0)
         WHEN 'host_cpu_busy_pct' THEN 100 * (r.host_cpu_user_seconds + r.host_cpu_system_seconds) / nullif(host.total, 0)
         WHEN 'host_cpu_iowait_pct' THEN 100 * r.host_cpu_iowait_seconds / nullif(host.total, 0)
         ELSE per_query.amount / nullif(r.queries, 0)

@@ -96,3 +96,40 @@ while read -r d; do
         echo "  the QPS differ no more than the work does."
     fi
 done <<<"$columns"
+
+# Count and clock, cell by cell (count_clock(), results_schema/34_count_clock.sql):
+# what each count implies for QPS, given the share of a query's time the
+# durable server spent in its user code, beside the QPS measured.  The
+# counted runs are copied into each timed comparison's database inside a
+# transaction that is rolled back, so that each keeps its own verdicts.
+run_columns=$(psql -X -q -A -t -d "$counted_db" -v ON_ERROR_STOP=1 -c "
+    SELECT string_agg(quote_ident(attname), ',' ORDER BY attnum) FROM pg_attribute
+    WHERE attrelid = 'microbench.runs'::regclass AND attnum > 0 AND NOT attisdropped AND attname <> 'run_id'")
+count_clock() { # TIMED_DB CONFIDENCE
+    { echo "BEGIN;"
+      echo "COPY microbench.runs ($run_columns) FROM STDIN;"
+      psql -X -q -d "$counted_db" -v ON_ERROR_STOP=1 -c "COPY (SELECT $run_columns FROM microbench.runs) TO STDOUT"
+      echo '\.'
+      echo "SELECT microbench.dbms_name(c.dbms), CASE WHEN c.grp = 'writes' THEN 'writes' ELSE 'reads' END,
+                   count(*), count(*) FILTER (WHERE c.consistent),
+                   round(100 * min(c.share)), round(100 * max(c.share)),
+                   coalesce(string_agg(format('%s implies %s, measured %s: %s', c.workload,
+                                              microbench.cc_num(c.implied), microbench.cc_num(c.measured), c.reason),
+                                       '; ' ORDER BY c.report_order) FILTER (WHERE NOT c.consistent), ''),
+                   microbench.dbms_order(c.dbms)
+            FROM microbench.count_clock('durable', 'relaxed', 'post', $2, $threshold, $count_threshold) c
+            WHERE c.mark <> '?'
+            GROUP BY 1, 2, 8 ORDER BY 8, 2;"
+      echo "ROLLBACK;"
+    } | psql -X -q -A -t -F '|' -d "$1" -v ON_ERROR_STOP=1
+}
+together=$(count_clock "$reads_db" "$read_confidence"; count_clock "$writes_db" "$confidence")
+if [ -n "$together" ]; then
+    echo
+    echo "Count and clock: the QPS ratio each count implies (the durable server's user code, which a"
+    echo "count covers, is s of a query's time: 1 / (s / count + 1 - s)) against the QPS measured."
+    while IFS='|' read -r d kind n agree s_lo s_hi odd _; do
+        { echo "$d $kind: $agree of $n agree (its user code $(span "$s_lo" "$s_hi")% of a query's time)${odd:+; not: $odd}."
+        } | fmt -w 96 | sed '2,$s/^/  /'
+    done <<<"$together"
+fi

@@ -158,8 +158,65 @@ write_metric_reports(const char *metric, double threshold_value, const char *nam
 }
 
 /*
+ * With --metric both, what the counts say about QPS (34_count_clock.sql):
+ * report-count-clock.EXT (text, markdown, SVG), the text also on stdout
+ * and the markdown also a section of report.md.  Nothing when no cell has
+ * both counted and timed runs.
+ */
+static void
+write_count_clock(void)
+{
+	static const char *const formats[][2] = {{"text", "txt"}, {"markdown", "md"}, {"svg", "svg"}};
+	char		confidence[32],
+				threshold[32],
+				count_threshold[32];
+	const char *other[2 * MAX_BUILDS];
+	char	   *others = mbm_labels_literal(other, mbm_other_labels(other));
+	int			i;
+
+	snprintf(confidence, sizeof(confidence), "%g", rq.confidence);
+	snprintf(threshold, sizeof(threshold), "%g", rq.threshold);
+	snprintf(count_threshold, sizeof(count_threshold), "%g", rq.count_threshold);
+	for (i = 0; i < 3; i++)
+	{
+		const char *params[6] = {mbm_base_label(), others, formats[i][0], confidence, threshold,
+		count_threshold};
+		PGresult   *res = PQexecParams(results,
+									   "SELECT microbench.count_clock_report($1, $2::text[], $3,"
+									   " confidence => $4::float8, threshold => $5::float8,"
+									   " count_threshold => $6::float8)",
+									   6, NULL, params, NULL, NULL, 0);
+		const char *body = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 ?
+			PQgetvalue(res, 0, 0) : NULL;
+		char		path[1200];
+		FILE	   *f;
+
+		snprintf(path, sizeof(path), "%s/report-count-clock.%s", rq.out, formats[i][1]);
+		if (body == NULL)
+			say("could not write %s: %s", path, PQresultErrorMessage(res));
+		else if (body[0] != '\0' && (f = fopen(path, "w")) != NULL)
+		{
+			fprintf(f, "%s\n", body);
+			fclose(f);
+			if (i == 0)
+				printf("\n%s\n", body);
+			/* report.md's section: what the counts mean for its QPS */
+			snprintf(path, sizeof(path), "%s/report.md", rq.out);
+			if (i == 1 && (f = fopen(path, "a")) != NULL)
+			{
+				fprintf(f, "\n## What the counts say about QPS\n\n%s\n", body);
+				fclose(f);
+			}
+		}
+		PQclear(res);
+	}
+	free(others);
+}
+
+/*
  * The reports of each metric asked: QPS in report.*, or instructions when
- * only they were counted; with --cache-sim the estimated cycles too.
+ * only they were counted; with --cache-sim the estimated cycles too; with
+ * both, count and clock side by side.
  */
 void
 mbm_reports_write(void)
@@ -173,6 +230,8 @@ mbm_reports_write(void)
 							 rq.timed ? "report-instructions" : "report");
 	if (rq.cache_sim)
 		write_metric_reports("estimated_cycles", rq.count_threshold, "report-cycles");
+	if (rq.timed && rq.counted)
+		write_count_clock();
 }
 
 static void

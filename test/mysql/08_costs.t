@@ -18,7 +18,7 @@ trap cleanup EXIT
 
 # A value of the last run of a label: last COLUMN-EXPRESSION LABEL
 last() {
-    pg_value "SELECT $1 FROM microbench.runs WHERE label = '$2' ORDER BY run_id DESC LIMIT 1"
+    pg_value "SELECT $1 FROM microbench.runs r WHERE label = '$2' ORDER BY run_id DESC LIMIT 1"
 }
 
 # A value of the JSON line in FILE: json_value FILE EXPRESSION-OVER-doc
@@ -50,7 +50,12 @@ for ((i = 0; i < 100; i++)); do
 done
 
 # ---- a point-query run into the results database
-# (in a subshell, whose `times` then gives the client process's whole CPU)
+# (in a subshell, whose `times` then gives the client process's whole CPU;
+# the server process's CPU around it, from the kernel, bounds what its
+# connection threads used)
+server_pid=$(cat "$(my_value "SELECT @@pid_file")")
+server_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$server_pid/stat"; }
+ticks_before=$(server_ticks)
 (
     mbm --table-size=5000 --threads=2 --time=2 --warmup-time=0 --label=costs-a \
         --results-db="$MB_RESULTS_DB" run point-query >"$dir/out" 2>&1
@@ -61,6 +66,8 @@ done
 ok $? "point-query run with --results-db succeeds"
 process_cpu=$(awk '{ for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
                    END { printf "%.3f", s }' <(tail -n 1 "$dir/times"))
+server_process_cpu=$(awk -v a="$ticks_before" -v b="$(server_ticks)" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "%.3f", (b - a) / hz }')
 
 ev=$(last events costs-a)
 is "$(last "(client_cpu_user_seconds + client_cpu_system_seconds) > 0" costs-a)" t \
@@ -103,11 +110,21 @@ else
        "the datadir is on no block device: disk columns NULL, disk_note says why"
     ok 0 "# skip: no block device to count"
 fi
-is "$(last "num_nulls(cpu_user_seconds, cpu_system_seconds, voluntary_cs, involuntary_cs, wal_records, wal_fpi,
+is "$(last "num_nulls(wal_records, wal_fpi,
                       wal_bytes, shared_blks_hit, shared_blks_read, shared_blks_dirtied, shared_blks_written,
-                      instructions, cycles, hw_counters_note)" costs-a)" 14 \
-   "what the client cannot know (server CPU, WAL, buffers, hardware counters) is NULL"
+                      instructions, cycles, hw_counters_note)" costs-a)" 10 \
+   "what the client cannot know (WAL, buffers, hardware counters) is NULL"
+# the server's connection threads of the two sessions (information_schema.PROCESSLIST's TID)
+is "$(last cpu_note costs-a)" "the server's 2 threads of the clients' sessions (/proc)" \
+   "cpu_note: the CPU columns are the server's two connection threads'"
+is "$(last "cpu_user_seconds > 0 AND cpu_system_seconds > 0 AND voluntary_cs > 0" costs-a)" t \
+   "their user and system CPU and context switches are counted ($(last "round((cpu_user_seconds * 1e6 / queries)::numeric, 1) || ' / ' || round((cpu_system_seconds * 1e6 / queries)::numeric, 1)" costs-a) us user / system a query)"
+is "$(last "cpu_user_seconds + cpu_system_seconds <= $server_process_cpu + 0.02" costs-a)" t \
+   "... no more than the whole server process used around the run ($server_process_cpu s, the kernel's)"
+is "$(last "microbench.metric_value(r, 'server_user_share') BETWEEN 0.001 AND 1" costs-a "r.*")" t \
+   "server_user_share: the user share of the two clients' time, between 0 and 1 ($(last "round(microbench.metric_value(r, 'server_user_share')::numeric, 3)" costs-a "r.*"))"
 grep -q -E '^    client CPU \(us\): +[0-9]+\.[0-9]+$' "$dir/out" &&
+    grep -q -E "^    server CPU user / system \(us\): +[0-9.]+ / [0-9.]+ +\([0-9]+% of the clients' time in its user code\)$" "$dir/out" &&
     grep -q -E '^    host CPU \(us\): +[0-9.]+ +\(host [0-9]+% busy\)$' "$dir/out" &&
     grep -q -E "^    ($rows_var|Handler_read_key): +[0-9.]+$" "$dir/out"
 ok $? "the summary has a 'Cost per query' block: client CPU, host CPU, server counters"
@@ -138,21 +155,21 @@ cost_columns="cpu_user_seconds cpu_system_seconds voluntary_cs involuntary_cs wa
     shared_blks_hit shared_blks_read shared_blks_dirtied shared_blks_written instructions cycles hw_counters_note
     host_cpu_user_seconds host_cpu_system_seconds host_cpu_iowait_seconds host_cpu_idle_seconds
     host_context_switches disk_device disk_reads disk_read_kb disk_writes disk_write_kb disk_note
-    client_cpu_user_seconds client_cpu_system_seconds server_status"
+    client_cpu_user_seconds client_cpu_system_seconds server_status cpu_note"
 is "$(json_value "$dir/r.jsonl" "(SELECT string_agg(k, ',') FROM
         unnest(string_to_array(regexp_replace('$cost_columns', '\s+', ' ', 'g'), ' ')) k
         WHERE NOT doc ? k)")" "" \
    "the JSON line has every cost column, as the database row does"
 is "$(pg_value "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'microbench'
-                AND table_name = 'runs' AND column_name = ANY (string_to_array(regexp_replace('$cost_columns', '\s+', ' ', 'g'), ' '))")" 28 \
-   "... the 28 cost columns of microbench.runs"
+                AND table_name = 'runs' AND column_name = ANY (string_to_array(regexp_replace('$cost_columns', '\s+', ' ', 'g'), ' '))")" 29 \
+   "... the 29 cost columns of microbench.runs"
 is "$(json_value "$dir/r.jsonl" "jsonb_typeof(doc -> 'server_status') || ' ' || (doc -> 'server_status' ->> 'Com_stmt_execute' = doc ->> 'events')")" \
    "object true" "JSON line: server_status is an object, its Com_stmt_execute = events"
 is "$(json_value "$dir/r.jsonl" "jsonb_typeof(doc -> 'client_cpu_user_seconds') || ' ' || jsonb_typeof(doc -> 'client_cpu_system_seconds')
         || ' ' || jsonb_typeof(doc -> 'host_cpu_user_seconds') || ' ' || jsonb_typeof(doc -> 'host_context_switches')
         || ' ' || jsonb_typeof(doc -> 'cpu_user_seconds') || ' ' || jsonb_typeof(doc -> 'hw_counters_note')")" \
-   "number number number number null null" \
-   "JSON line: client and host CPU are numbers (127.0.0.1 is local), server CPU and hw note null"
+   "number number number number number null" \
+   "JSON line: client, host and server CPU are numbers (127.0.0.1 is local), the hw note null"
 is "$(json_value "$dir/r.jsonl" "coalesce(doc ->> 'disk_device', 'NULL: ' || (doc ->> 'disk_note'))")" \
    "${want_device:-NULL: $(json_value "$dir/r.jsonl" "doc ->> 'disk_note'")}" \
    "JSON line: the same disk device"
@@ -166,9 +183,11 @@ ok $? "run over TCP to 127.1 succeeds"
 is "$(last "num_nonnulls(host_cpu_user_seconds, host_cpu_system_seconds, host_cpu_iowait_seconds,
                          host_cpu_idle_seconds, host_context_switches, disk_device, disk_reads,
                          disk_read_kb, disk_writes, disk_write_kb) || ' ' || disk_note
-            || ' ' || (client_cpu_user_seconds IS NOT NULL) || ' ' || (server_status IS NOT NULL)" costs-remote)" \
-   "0 the server is not on this host true true" \
-   "not local: host and disk columns NULL, disk_note says why; client CPU and server_status still there"
+            || ' ' || (client_cpu_user_seconds IS NOT NULL) || ' ' || (server_status IS NOT NULL)
+            || ' ' || num_nonnulls(cpu_user_seconds, cpu_system_seconds, voluntary_cs, involuntary_cs)
+            || ' ' || cpu_note" costs-remote)" \
+   "0 the server is not on this host true true 0 not read: the server is not on this host" \
+   "not local: host, disk and server CPU columns NULL, the notes say why; client CPU and server_status still there"
 grep -q -E '^    host CPU, disk: +not counted: the server is not on this host$' "$dir/out"
 ok $? "... and the summary says so"
 

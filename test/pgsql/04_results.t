@@ -34,6 +34,11 @@ row=$(pg_value "SELECT (server_status ->> 'xact_commit')::bigint > 0,
                        cardinality(qps_per_second) >= 1, data_state ? 'live_rows'
                 FROM microbench.runs WHERE label = 'proto' AND driver = 'pgsql' ORDER BY run_id LIMIT 1")
 is "$row" "t|t|t|t" "the wire row has the server's commits and buffer hits over the window, QPS per second and the data state"
+row=$(pg_value "SELECT cpu_note, cpu_user_seconds > 0 AND cpu_system_seconds >= 0 AND voluntary_cs > 0,
+                       microbench.metric_value(r, 'server_user_share') BETWEEN 0.001 AND 1
+                FROM microbench.runs r WHERE label = 'proto' AND driver = 'pgsql' ORDER BY run_id LIMIT 1")
+is "$row" "the server's 1 backend of the clients' sessions (/proc)|t|t" \
+   "the wire row has its backend's CPU and context switches over the window, and a user share between 0 and 1"
 is "$(pg_value "SELECT count(*) FROM microbench.runs w JOIN microbench.runs i
                   ON (w.version, w.version_string, w.compiler)
                      IS NOT DISTINCT FROM (i.version, i.version_string, i.compiler)

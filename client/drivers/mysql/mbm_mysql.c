@@ -659,6 +659,17 @@ my_status_sql(mbm_conn *conn)
 static const char my_datadir_sql[] = "SELECT @@datadir";
 
 /*
+ * A connection's server thread: MariaDB says it in PROCESSLIST (TID);
+ * MySQL, which has no such column, in performance_schema (THREAD_OS_ID),
+ * where it is on by default.
+ */
+static const char *const my_session_thread_sql[] = {
+	"SELECT TID FROM information_schema.PROCESSLIST WHERE ID = %lu",
+	"SELECT THREAD_OS_ID FROM performance_schema.threads WHERE PROCESSLIST_ID = %lu",
+	NULL
+};
+
+/*
  * The server counters the summary divides by queries, those the server has.
  * MariaDB dropped Innodb_rows_read (MDEV-28539; 10.11 has none): its
  * Rows_read, the rows every engine read, stands in, under its own name.

@@ -753,6 +753,9 @@ pg_status_sql(mbm_conn *conn)
 
 static const char pg_datadir_sql[] = "SELECT current_setting('data_directory')";
 
+/* a session is a backend process: its id is the backend's pid */
+static const char *const *const pg_session_thread_sql = NULL;
+
 /*
  * Per query in the summary: shared buffers hit and read (the pages a query
  * touches and those the OS had to give), tuples returned and fetched (what

@@ -1,0 +1,183 @@
+-- 42_count_clock_svg.sql — count and clock as a picture: for every cell of
+-- a comparison, the QPS ratio its count implies (across) against the QPS
+-- ratio measured (up), both on log axes, each with its interval as a
+-- whisker, and the diagonal where the two agree.  A point above the
+-- diagonal ran faster than its instructions, below it slower.
+-- count_clock_report(format => 'svg') stacks one such panel per comparison
+-- and metric (34_count_clock.sql).
+
+-- Tick values for a log axis from lo to hi: round ratios, 1 always when
+-- inside, at most eight.
+CREATE OR REPLACE FUNCTION microbench.cc_ticks(lo double precision, hi double precision)
+RETURNS double precision[] LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH inside AS (
+        SELECT v, row_number() OVER (ORDER BY v) AS k, count(*) OVER () AS n
+        FROM unnest(ARRAY[0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 1, 1.01, 1.02,
+                          1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50, 100]::float8[]) v
+        WHERE v BETWEEN lo AND hi
+    )
+    SELECT coalesce(array_agg(v ORDER BY v), '{}')
+    FROM inside
+    WHERE v = 1 OR n <= 8 OR k % ceil(n / 8.0)::integer = 1
+$$;
+
+-- One comparison's panel as a standalone SVG document.
+CREATE OR REPLACE FUNCTION microbench.count_clock_svg(base text, other text, cells microbench.count_clock_cell[],
+                                                      count_metric text)
+RETURNS text LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    st       constant microbench.svg_style := microbench.svg_style();
+    left_x   constant integer := 80;      -- the plot's left edge
+    top_y    constant integer := 96;      -- the plot's top
+    side     constant integer := 420;     -- the plot is a square
+    width    constant integer := 640;
+    lo       double precision;
+    hi       double precision;
+    ln_lo    double precision;
+    span     double precision;
+    cols     text[];
+    parts    text[] := '{}';
+    c        microbench.count_clock_cell;
+    t        double precision;
+    x        double precision;
+    y        double precision;
+    colour   text;
+    i        integer;
+    height   integer;
+    agree    integer;
+BEGIN
+    SELECT least(min(least(x.implied_low, x.measured_low, x.implied, x.measured)), 1),
+           greatest(max(greatest(x.implied_high, x.measured_high, x.implied, x.measured)), 1)
+    INTO lo, hi
+    FROM unnest(cells) x;
+    -- a little room around the farthest whisker, and at least ±2% around 1
+    ln_lo := least(ln(lo), -0.02) - 0.05 * greatest(ln(hi) - ln(lo), 0.04);
+    span := greatest(ln(hi), 0.02) + 0.05 * greatest(ln(hi) - ln(lo), 0.04) - ln_lo;
+    SELECT array_agg(d ORDER BY microbench.dbms_order(d)) INTO cols
+    FROM (SELECT DISTINCT x.dbms AS d FROM unnest(cells) x) s;
+    SELECT count(*) FILTER (WHERE x.consistent) INTO agree FROM unnest(cells) x;
+
+    parts := parts || format('<text x="%s" y="24" font-size="15" font-weight="bold" fill="%s">%s</text>',
+                             st.margin, st.text_colour, microbench.svg_escape(format(
+                                 'Count and clock: QPS(%s) / QPS(%s), measured and implied by %s',
+                                 other, base, replace(count_metric, '_', ' '))))
+                   || format('<text x="%s" y="42" font-size="12" fill="%s">%s</text>', st.margin, st.muted_colour,
+                             microbench.svg_escape(format(
+                                 'implied: 1 / (s / r + 1 - s), r the %s ratio, s the share of a query''s time in %s''s'
+                                 ' server user code; %s of %s cells agree', replace(count_metric, '_', ' '), base,
+                                 agree, cardinality(cells))));
+    -- the legend: a column's colour
+    FOR i IN 1 .. cardinality(cols) LOOP
+        parts := parts || format('<circle cx="%s" cy="60" r="5" fill="%s"/><text x="%s" y="64" font-size="12" fill="%s">%s</text>',
+                                 st.margin + 6 + (i - 1) * 200, microbench.svg_colour(microbench.dbms_order(cols[i])),
+                                 st.margin + 16 + (i - 1) * 200, st.text_colour,
+                                 microbench.svg_escape(microbench.dbms_legend(cols[i], cols)));
+    END LOOP;
+    parts := parts || format('<text x="%s" y="80" font-size="11" fill="%s">%s</text>', st.margin, st.muted_colour,
+                             microbench.svg_escape('filled: count and clock agree (the intervals overlap); hollow and named:'
+                                                   ' they do not; above the diagonal: faster than its instructions'));
+    -- the frame, the ticks on both axes, the diagonal
+    parts := parts || format('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s"/>',
+                             left_x, top_y, side, side, st.grid_colour);
+    FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span)) LOOP
+        x := left_x + side * (ln(t) - ln_lo) / span;
+        y := top_y + side - side * (ln(t) - ln_lo) / span;
+        parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', microbench.svg_num(x), top_y,
+                                 microbench.svg_num(x), top_y + side, st.grid_colour)
+                       || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', left_x, microbench.svg_num(y),
+                                 left_x + side, microbench.svg_num(y), st.grid_colour)
+                       || format('<text x="%s" y="%s" font-size="11" text-anchor="middle" fill="%s">%s</text>',
+                                 microbench.svg_num(x), top_y + side + 14, st.muted_colour, microbench.svg_tick(t))
+                       || format('<text x="%s" y="%s" font-size="11" text-anchor="end" fill="%s">%s</text>',
+                                 left_x - 4, microbench.svg_num(y + 4), st.muted_colour, microbench.svg_tick(t));
+    END LOOP;
+    parts := parts || format('<line class="diagonal" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="4 3"/>',
+                             left_x, top_y + side, left_x + side, top_y, st.ref_colour)
+                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s">%s</text>',
+                             left_x + side / 2, top_y + side + 32, st.text_colour,
+                             microbench.svg_escape('QPS ratio the count implies'))
+                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s" transform="rotate(-90 %s %s)">%s</text>',
+                             left_x - 44, top_y + side / 2, st.text_colour, left_x - 44, top_y + side / 2,
+                             microbench.svg_escape('QPS ratio measured'));
+    -- the cells: whiskers first, points over them
+    FOREACH c IN ARRAY cells LOOP
+        colour := microbench.svg_colour(microbench.dbms_order(c.dbms));
+        x := left_x + side * (ln(c.implied) - ln_lo) / span;
+        y := top_y + side - side * (ln(c.measured) - ln_lo) / span;
+        IF c.implied_low IS NOT NULL THEN
+            parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
+                                     microbench.svg_num(left_x + side * (ln(c.implied_low) - ln_lo) / span),
+                                     microbench.svg_num(y),
+                                     microbench.svg_num(left_x + side * (ln(c.implied_high) - ln_lo) / span),
+                                     microbench.svg_num(y), colour);
+        END IF;
+        IF c.measured_low IS NOT NULL THEN
+            parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
+                                     microbench.svg_num(x),
+                                     microbench.svg_num(top_y + side - side * (ln(c.measured_low) - ln_lo) / span),
+                                     microbench.svg_num(x),
+                                     microbench.svg_num(top_y + side - side * (ln(c.measured_high) - ln_lo) / span),
+                                     colour);
+        END IF;
+    END LOOP;
+    FOREACH c IN ARRAY cells LOOP
+        colour := microbench.svg_colour(microbench.dbms_order(c.dbms));
+        x := left_x + side * (ln(c.implied) - ln_lo) / span;
+        y := top_y + side - side * (ln(c.measured) - ln_lo) / span;
+        parts := parts || format('<circle class="cell" cx="%s" cy="%s" r="4" fill="%s" stroke="%s" stroke-width="1.5"'
+                                 ' data-dbms="%s" data-workload="%s" data-mark="%s"><title>%s</title></circle>',
+                                 microbench.svg_num(x), microbench.svg_num(y),
+                                 CASE WHEN coalesce(c.consistent, false) THEN colour ELSE '#ffffff' END, colour,
+                                 microbench.svg_escape(c.dbms), microbench.svg_escape(c.workload), microbench.svg_escape(c.mark),
+                                 microbench.svg_escape(format('%s %s: implies %s, measured %s: %s', microbench.dbms_short(c.dbms),
+                                                              c.workload, microbench.cc_interval(c.implied, c.implied_low, c.implied_high),
+                                                              microbench.cc_interval(c.measured, c.measured_low, c.measured_high),
+                                                              c.reason)));
+        IF NOT coalesce(c.consistent, false) THEN
+            parts := parts || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(x + 6),
+                                     microbench.svg_num(y - 5), st.text_colour,
+                                     microbench.svg_escape(microbench.dbms_short(c.dbms) || ' ' || c.workload));
+        END IF;
+    END LOOP;
+    height := top_y + side + 48;
+    RETURN format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">',
+                  width, height, width, height) || E'\n'
+        || format('<rect width="%s" height="%s" fill="#ffffff"/>', width, height) || E'\n'
+        || array_to_string(parts, E'\n') || E'\n</svg>';
+END
+$$;
+
+-- Standalone SVG documents one under the other, as one document: each
+-- keeps its own coordinates in a nested svg element.
+CREATE OR REPLACE FUNCTION microbench.svg_stack(docs text[])
+RETURNS text LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    d      text;
+    w      integer;
+    h      integer;
+    width  integer := 0;
+    y      integer := 0;
+    inner_ text := '';
+BEGIN
+    IF coalesce(cardinality(docs), 0) = 0 THEN
+        RETURN '';
+    END IF;
+    FOREACH d IN ARRAY docs LOOP
+        d := regexp_replace(d, '^<\?xml[^>]*>\s*', '');
+        w := (regexp_match(d, '<svg[^>]* width="(\d+)"'))[1]::integer;
+        h := (regexp_match(d, '<svg[^>]* height="(\d+)"'))[1]::integer;
+        inner_ := inner_ || regexp_replace(d, '^<svg ', format('<svg x="0" y="%s" ', y)) || E'\n';
+        width := greatest(width, w);
+        y := y + h;
+    END LOOP;
+    RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
+        || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s">',
+                  width, y, width, y) || E'\n' || inner_ || '</svg>' || E'\n';
+END
+$$;
