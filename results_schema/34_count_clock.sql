@@ -285,6 +285,13 @@ BEGIN
                              microbench.cc_interval(c.implied, c.implied_low, c.implied_high),
                              microbench.cc_interval(c.measured, c.measured_low, c.measured_high), c.reason);
     END LOOP;
+    -- where the timed runs had hardware counters: what the CPU counted, the same ratio base / other
+    FOR c IN SELECT * FROM unnest(cells) x WHERE x.hw_instructions IS NOT NULL
+             ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order LOOP
+        out := out || format(E'-- hardware counters: %s %s: instructions %s, cycles %s (%s(%s) / %s(%s) per query of the timed runs)\n',
+                             microbench.dbms_short(c.dbms), c.workload, microbench.cc_num(c.hw_instructions),
+                             microbench.cc_num(c.hw_cycles), 'counted', base, 'counted', other);
+    END LOOP;
     RETURN rtrim(out, E'\n');
 END
 $$;

@@ -6,21 +6,37 @@
 -- count_clock_report(format => 'svg') stacks one such panel per comparison
 -- and metric (34_count_clock.sql).
 
--- Tick values for a log axis from lo to hi: round ratios, 1 always when
--- inside, at most eight.
-CREATE OR REPLACE FUNCTION microbench.cc_ticks(lo double precision, hi double precision)
-RETURNS double precision[] LANGUAGE sql IMMUTABLE
+-- Tick values for a log axis from lo to hi, px pixels long: round ratios
+-- at least 28 pixels apart, 1 first when inside, then outward from it.
+CREATE OR REPLACE FUNCTION microbench.cc_ticks(lo double precision, hi double precision, px double precision)
+RETURNS double precision[] LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH inside AS (
-        SELECT v, row_number() OVER (ORDER BY v) AS k, count(*) OVER () AS n
-        FROM unnest(ARRAY[0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 1, 1.01, 1.02,
-                          1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50, 100]::float8[]) v
-        WHERE v BETWEEN lo AND hi
-    )
-    SELECT coalesce(array_agg(v ORDER BY v), '{}')
-    FROM inside
-    WHERE v = 1 OR n <= 8 OR k % ceil(n / 8.0)::integer = 1
+DECLARE
+    candidates constant double precision[] := ARRAY[0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 0.98,
+                                                    0.99, 1, 1.01, 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10,
+                                                    20, 50, 100];
+    per_ln     double precision := px / greatest(ln(hi) - ln(lo), 1e-9);
+    kept       double precision[] := '{}';
+    v          double precision;
+    start      double precision := CASE WHEN lo <= 1 AND 1 <= hi THEN 1 ELSE lo END;
+BEGIN
+    -- upward from 1 (or lo), then downward from it, each tick far enough from the last kept
+    FOREACH v IN ARRAY candidates LOOP
+        CONTINUE WHEN v < start OR v > hi;
+        IF cardinality(kept) = 0 OR (ln(v) - ln(kept[cardinality(kept)])) * per_ln >= 28 THEN
+            kept := kept || v;
+        END IF;
+    END LOOP;
+    FOR i IN REVERSE cardinality(candidates) .. 1 LOOP
+        v := candidates[i];
+        CONTINUE WHEN v < lo OR v >= start;
+        IF cardinality(kept) = 0 OR (ln(kept[1]) - ln(v)) * per_ln >= 28 THEN
+            kept := v || kept;
+        END IF;
+    END LOOP;
+    RETURN kept;
+END
 $$;
 
 -- One comparison's panel as a standalone SVG document.
@@ -32,9 +48,9 @@ AS $$
 DECLARE
     st       constant microbench.svg_style := microbench.svg_style();
     left_x   constant integer := 80;      -- the plot's left edge
-    top_y    constant integer := 96;      -- the plot's top
+    top_y    constant integer := 110;     -- the plot's top
     side     constant integer := 420;     -- the plot is a square
-    width    constant integer := 640;
+    width    constant integer := 720;
     lo       double precision;
     hi       double precision;
     ln_lo    double precision;
@@ -49,6 +65,7 @@ DECLARE
     i        integer;
     height   integer;
     agree    integer;
+    named    integer := 0;
 BEGIN
     SELECT least(min(least(x.implied_low, x.measured_low, x.implied, x.measured)), 1),
            greatest(max(greatest(x.implied_high, x.measured_high, x.implied, x.measured)), 1)
@@ -62,28 +79,30 @@ BEGIN
     SELECT count(*) FILTER (WHERE x.consistent) INTO agree FROM unnest(cells) x;
 
     parts := parts || format('<text x="%s" y="24" font-size="15" font-weight="bold" fill="%s">%s</text>',
-                             st.margin, st.text_colour, microbench.svg_escape(format(
-                                 'Count and clock: QPS(%s) / QPS(%s), measured and implied by %s',
-                                 other, base, replace(count_metric, '_', ' '))))
+                             st.margin, st.text_colour, microbench.svg_escape(microbench.svg_fit(format(
+                                 'Count and clock: QPS(%s) / QPS(%s)', other, base), width - 2 * st.margin, 15)))
                    || format('<text x="%s" y="42" font-size="12" fill="%s">%s</text>', st.margin, st.muted_colour,
                              microbench.svg_escape(format(
-                                 'implied: 1 / (s / r + 1 - s), r the %s ratio, s the share of a query''s time in %s''s'
-                                 ' server user code; %s of %s cells agree', replace(count_metric, '_', ' '), base,
-                                 agree, cardinality(cells))));
+                                 'measured (up) and implied by %s (across): 1 / (s / r + 1 - s), r the count ratio,',
+                                 replace(count_metric, '_', ' '))))
+                   || format('<text x="%s" y="57" font-size="12" fill="%s">%s</text>', st.margin, st.muted_colour,
+                             microbench.svg_escape(microbench.svg_fit(format(
+                                 's the share of a query''s time in %s''s server user code; %s of %s cells agree',
+                                 base, agree, cardinality(cells)), width - 2 * st.margin, 12)));
     -- the legend: a column's colour
     FOR i IN 1 .. cardinality(cols) LOOP
-        parts := parts || format('<circle cx="%s" cy="60" r="5" fill="%s"/><text x="%s" y="64" font-size="12" fill="%s">%s</text>',
+        parts := parts || format('<circle cx="%s" cy="74" r="5" fill="%s"/><text x="%s" y="78" font-size="12" fill="%s">%s</text>',
                                  st.margin + 6 + (i - 1) * 200, microbench.svg_colour(microbench.dbms_order(cols[i])),
                                  st.margin + 16 + (i - 1) * 200, st.text_colour,
                                  microbench.svg_escape(microbench.dbms_legend(cols[i], cols)));
     END LOOP;
-    parts := parts || format('<text x="%s" y="80" font-size="11" fill="%s">%s</text>', st.margin, st.muted_colour,
+    parts := parts || format('<text x="%s" y="94" font-size="11" fill="%s">%s</text>', st.margin, st.muted_colour,
                              microbench.svg_escape('filled: count and clock agree (the intervals overlap); hollow and named:'
-                                                   ' they do not; above the diagonal: faster than its instructions'));
+                                                   ' they do not; above the diagonal: faster than its count'));
     -- the frame, the ticks on both axes, the diagonal
     parts := parts || format('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s"/>',
                              left_x, top_y, side, side, st.grid_colour);
-    FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span)) LOOP
+    FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span), side) LOOP
         x := left_x + side * (ln(t) - ln_lo) / span;
         y := top_y + side - side * (ln(t) - ln_lo) / span;
         parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', microbench.svg_num(x), top_y,
@@ -138,8 +157,10 @@ BEGIN
                                                               microbench.cc_interval(c.measured, c.measured_low, c.measured_high),
                                                               c.reason)));
         IF NOT coalesce(c.consistent, false) THEN
+            -- every other name below its point, so that two close points keep both legible
+            named := named + 1;
             parts := parts || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(x + 6),
-                                     microbench.svg_num(y - 5), st.text_colour,
+                                     microbench.svg_num(CASE WHEN named % 2 = 1 THEN y - 5 ELSE y + 13 END), st.text_colour,
                                      microbench.svg_escape(microbench.dbms_short(c.dbms) || ' ' || c.workload));
         END IF;
     END LOOP;

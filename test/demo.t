@@ -66,6 +66,12 @@ like "$(section "what they say together")" "^Reads: both settings run the same i
     "the reading says the reads run the same instructions"
 like "$(section "what they say together" | grep -A1 '^Postgres: ')" "the difference is waiting for the disk, not work" \
     "the reading says Postgres's writes differ by waiting, not work"
+# count and clock: every counted cell that was also timed, per DBMS and kind
+like "$(section "what they say together" | grep -E '^(Postgres|MariaDB) (reads|writes): [0-9]+ of [0-9]+ agree' | wc -l)" '^[1-4]$' \
+    "the reading sets each count's implied QPS beside the measured, per DBMS and kind"
+like "$(section "what they say together" | grep -A3 -E '^Postgres writes: ' | tr '\n' ' ' | tr -s ' ')" \
+    'not: (update-index|insert) implies 1\.0[0-9], measured [0-9.]+: faster than its instructions: less waiting' \
+    "... and says Postgres's writes ran faster than their instructions by waiting less"
 for f in demo-reads.svg demo-writes.svg demo-report.md demo-counted/report.txt demo-counted/runs.jsonl \
          demo-timed-reads/runs.jsonl demo-timed-writes/runs.jsonl; do
     ok "$([ -s "$out/$f" ]; echo $?)" "wrote $f"

@@ -3,7 +3,9 @@
 # its committed runs, byte for byte (TAP).
 #
 # docs/results/gcc-vs-clang.md rests on two counted comparisons, in-server
-# and over the wire, whose runs are committed gzip'd beside their reports.
+# and over the wire, whose runs are committed gzip'd beside their reports,
+# and on what the in-server counts imply for the two-hour timed run's QPS
+# (count-clock/, made from both).
 # Each is loaded into a database of its own on a throwaway cluster with the
 # extension installed, and the results schema's report functions write
 # the three formats again, with the confidence, threshold and metric the
@@ -54,6 +56,39 @@ print(m["runs"]["confidence"], m["counted"]["threshold"], m["metric"])' "$result
             diff "$results/report.${format##*:}" "$dir/report.${format##*:}" | head -20 | sed 's/^/#   /' >&2
         fi
     done
+done
+
+# count and clock: the counted runs in-server beside the two-hour timed
+# run's, in one database (Postgres in-server only: the timed MariaDB runs
+# of then did not record their server's CPU, so they have no share)
+results=$root/docs/results/gcc-vs-clang
+db=showcase_count_clock
+q -c "CREATE DATABASE $db" && q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null
+for name in instructions-rep-once long; do
+    gunzip -c "$results/$name/runs.jsonl.gz" |
+        "$root/client/microbench" load - --results-db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db" \
+        >"$dir/load.out" 2>&1
+    ok $? "count-clock: the runs of $name load ($(tail -1 "$dir/load.out"))"
+done
+read -r confidence threshold count_threshold < <(python3 -c '
+import json, sys
+t, c = (json.load(open(f)) for f in sys.argv[1:])
+print(t["runs"]["confidence"], t["runs"]["threshold"], c["counted"]["threshold"])' \
+    "$results/long/manifest.json" "$results/instructions-rep-once/manifest.json")
+for format in text:txt markdown:md svg:svg; do
+    file=$results/count-clock/report-count-clock.${format##*:}
+    q -d "$db" -c "SELECT microbench.count_clock_report('clang', ARRAY['gcc'], '${format%%:*}',
+                       confidence => $confidence, threshold => $threshold, count_threshold => $count_threshold)" \
+        >"$dir/cc.${format##*:}"
+    if [ "${MB_SHOWCASE_REWRITE:-0}" = 1 ]; then
+        mkdir -p "$(dirname "$file")" && cp "$dir/cc.${format##*:}" "$file"
+        ok $? "count-clock: report-count-clock.${format##*:} written again"
+    elif cmp -s "$dir/cc.${format##*:}" "$file"; then
+        ok 0 "count-clock: report-count-clock.${format##*:} made again byte for byte"
+    else
+        ok 1 "count-clock: report-count-clock.${format##*:} made again byte for byte"
+        diff "$file" "$dir/cc.${format##*:}" | head -20 | sed 's/^/#   /' >&2
+    fi
 done
 
 done_testing
