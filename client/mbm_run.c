@@ -1286,8 +1286,12 @@ run_measure(mbm_run_state *rs)
 	}
 	if (!ended(rs))
 	{
-		mbm_cost_take(&rs->probe, &rs->cost_start, true);
+		/*
+		 * before the status snapshot: asking which threads serve the
+		 * sessions is a statement, and none of the window's
+		 */
 		start_session_cpu(rs);
+		mbm_cost_take(&rs->probe, &rs->cost_start, true);
 		/* every client idle and the monitor's reads done: the parent opens its window */
 		if (o->window_stop)
 			raise(SIGSTOP);

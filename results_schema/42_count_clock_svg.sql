@@ -39,6 +39,47 @@ BEGIN
 END
 $$;
 
+-- The panel's frame: a square plot from (left_x, top_y), side pixels on a
+-- log scale from exp(ln_lo) over span, its ticks and grid on both axes,
+-- the diagonal where count and clock agree, and the axes' names.
+CREATE OR REPLACE FUNCTION microbench.cc_frame(ln_lo double precision, span double precision, left_x integer,
+                                               top_y integer, side integer)
+RETURNS text[] LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    st     constant microbench.svg_style := microbench.svg_style();
+    parts  text[] := '{}';
+    t      double precision;
+    x      double precision;
+    y      double precision;
+BEGIN
+    parts := parts || format('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s"/>',
+                             left_x, top_y, side, side, st.grid_colour);
+    FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span), side) LOOP
+        x := left_x + side * (ln(t) - ln_lo) / span;
+        y := top_y + side - side * (ln(t) - ln_lo) / span;
+        parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', microbench.svg_num(x), top_y,
+                                 microbench.svg_num(x), top_y + side, st.grid_colour)
+                       || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', left_x, microbench.svg_num(y),
+                                 left_x + side, microbench.svg_num(y), st.grid_colour)
+                       || format('<text x="%s" y="%s" font-size="11" text-anchor="middle" fill="%s">%s</text>',
+                                 microbench.svg_num(x), top_y + side + 14, st.muted_colour, microbench.svg_tick(t))
+                       || format('<text x="%s" y="%s" font-size="11" text-anchor="end" fill="%s">%s</text>',
+                                 left_x - 4, microbench.svg_num(y + 4), st.muted_colour, microbench.svg_tick(t));
+    END LOOP;
+    parts := parts || format('<line class="diagonal" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="4 3"/>',
+                             left_x, top_y + side, left_x + side, top_y, st.ref_colour)
+                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s">%s</text>',
+                             left_x + side / 2, top_y + side + 32, st.text_colour,
+                             microbench.svg_escape('QPS ratio the count implies'))
+                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s" transform="rotate(-90 %s %s)">%s</text>',
+                             left_x - 44, top_y + side / 2, st.text_colour, left_x - 44, top_y + side / 2,
+                             microbench.svg_escape('QPS ratio measured'));
+    RETURN parts;
+END
+$$;
+
 -- One comparison's panel as a standalone SVG document.
 CREATE OR REPLACE FUNCTION microbench.count_clock_svg(base text, other text, cells microbench.count_clock_cell[],
                                                       count_metric text)
@@ -58,7 +99,6 @@ DECLARE
     cols     text[];
     parts    text[] := '{}';
     c        microbench.count_clock_cell;
-    t        double precision;
     x        double precision;
     y        double precision;
     colour   text;
@@ -99,29 +139,7 @@ BEGIN
     parts := parts || format('<text x="%s" y="94" font-size="11" fill="%s">%s</text>', st.margin, st.muted_colour,
                              microbench.svg_escape('filled: count and clock agree (the intervals overlap); hollow and named:'
                                                    ' they do not; above the diagonal: faster than its count'));
-    -- the frame, the ticks on both axes, the diagonal
-    parts := parts || format('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s"/>',
-                             left_x, top_y, side, side, st.grid_colour);
-    FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span), side) LOOP
-        x := left_x + side * (ln(t) - ln_lo) / span;
-        y := top_y + side - side * (ln(t) - ln_lo) / span;
-        parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', microbench.svg_num(x), top_y,
-                                 microbench.svg_num(x), top_y + side, st.grid_colour)
-                       || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', left_x, microbench.svg_num(y),
-                                 left_x + side, microbench.svg_num(y), st.grid_colour)
-                       || format('<text x="%s" y="%s" font-size="11" text-anchor="middle" fill="%s">%s</text>',
-                                 microbench.svg_num(x), top_y + side + 14, st.muted_colour, microbench.svg_tick(t))
-                       || format('<text x="%s" y="%s" font-size="11" text-anchor="end" fill="%s">%s</text>',
-                                 left_x - 4, microbench.svg_num(y + 4), st.muted_colour, microbench.svg_tick(t));
-    END LOOP;
-    parts := parts || format('<line class="diagonal" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-dasharray="4 3"/>',
-                             left_x, top_y + side, left_x + side, top_y, st.ref_colour)
-                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s">%s</text>',
-                             left_x + side / 2, top_y + side + 32, st.text_colour,
-                             microbench.svg_escape('QPS ratio the count implies'))
-                   || format('<text x="%s" y="%s" font-size="12" text-anchor="middle" fill="%s" transform="rotate(-90 %s %s)">%s</text>',
-                             left_x - 44, top_y + side / 2, st.text_colour, left_x - 44, top_y + side / 2,
-                             microbench.svg_escape('QPS ratio measured'));
+    parts := parts || microbench.cc_frame(ln_lo, span, left_x, top_y, side);
     -- the cells: whiskers first, points over them
     FOREACH c IN ARRAY cells LOOP
         colour := microbench.svg_colour(microbench.dbms_order(c.dbms));
