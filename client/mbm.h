@@ -290,7 +290,6 @@ typedef struct mbm_session_cpu
 	char		note[256];		/* what the figure covers, or why there is none */
 } mbm_session_cpu;
 
-extern void mbm_session_cpu_init(mbm_session_cpu *sc);
 extern void mbm_session_cpu_free(mbm_session_cpu *sc);
 /* The window's start: false, with sc->note set, when the CPU cannot be read. */
 extern bool mbm_session_cpu_start(mbm_session_cpu *sc, const mbm_options *o, mbm_conn *monitor,

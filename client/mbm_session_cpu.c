@@ -15,7 +15,6 @@
  */
 #include "mbm.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,7 @@ thread_read(int tid, mbm_thread_cpu *t)
 	unsigned long long utime,
 				stime,
 				starttime;
-	bool		ok = true;
+	mb_sched	sched;
 
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -52,13 +51,12 @@ thread_read(int tid, mbm_thread_cpu *t)
 	t->starttime = starttime;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", tid);
-	if ((f = fopen(path, "r")) == NULL)
+	if (!mb_sched_read(path, &sched))
 		return false;
-	ok = fscanf(f, "%" SCNu64, &t->run_ns) == 1;
-	fclose(f);
+	t->run_ns = sched.run_ns;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	if (!ok || (f = fopen(path, "r")) == NULL)
+	if ((f = fopen(path, "r")) == NULL)
 		return false;
 	while (fgets(buf, sizeof(buf), f))
 	{
@@ -71,12 +69,6 @@ thread_read(int tid, mbm_thread_cpu *t)
 	}
 	fclose(f);
 	return true;
-}
-
-void
-mbm_session_cpu_init(mbm_session_cpu *sc)
-{
-	memset(sc, 0, sizeof(*sc));
 }
 
 void

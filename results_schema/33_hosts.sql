@@ -132,7 +132,7 @@ AS $$
 DECLARE
     h       record;
     one     text;
-    ht      integer;
+    nested  record;                     -- svg_nest()'s
     y       integer := 36;
     width   integer := 640;
     body    text := '';
@@ -145,16 +145,14 @@ BEGIN
         saved := coalesce(saved, prev);
         one := microbench.report_svg(base, ARRAY[other], phase, metric, false, confidence, threshold);
         CONTINUE WHEN one IS NULL OR one = '';
-        width := greatest(width, (regexp_match(one, '<svg[^>]* width="([0-9]+)"'))[1]::integer);
-        ht := (regexp_match(one, '<svg[^>]* height="([0-9]+)"'))[1]::integer;
+        nested := microbench.svg_nest(one, y + 42);
+        width := greatest(width, nested.width);
         body := body || format(E'<text x="16" y="%s" font-size="15" font-weight="bold">%s</text>\n'
                                 '<text x="16" y="%s" font-size="12" fill="#444444">%s</text>\n',
                                 y + 16, microbench.svg_escape('host ' || h.host_label),
                                 y + 34, microbench.svg_escape(coalesce(microbench.host_summary(h.facts_id), 'no facts known')))
-                || regexp_replace(regexp_replace(one, '^<[?]xml[^>]*>\s*', ''),
-                                  '^<svg ', format('<svg x="0" y="%s" ', y + 42))
-                || E'\n';
-        y := y + 42 + ht + 12;
+                || nested.svg || E'\n';
+        y := y + 42 + nested.height + 12;
     END LOOP;
     IF saved IS NOT NULL THEN
         PERFORM microbench.host_scope(saved[1], saved[2]);

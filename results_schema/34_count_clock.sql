@@ -208,15 +208,6 @@ AS $$
     SELECT coalesce(to_char(x, 'FM999990.00'), '-')
 $$;
 
--- A ratio and its interval: "1.05 [1.04, 1.06]".
-CREATE OR REPLACE FUNCTION microbench.cc_interval(x double precision, lo double precision, hi double precision)
-RETURNS text LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT microbench.cc_num(x) || CASE WHEN lo IS NULL THEN ''
-                                        ELSE ' [' || microbench.cc_num(lo) || ', ' || microbench.cc_num(hi) || ']' END
-$$;
-
 -- One comparison's count and clock as text, in the seed's layout: a block
 -- of rows per group of workloads, four figures a DBMS (count, s, implies,
 -- qps and its mark), the workload last; then the legend, how many cells
@@ -282,15 +273,15 @@ BEGIN
     FOR c IN SELECT * FROM unnest(cells) x WHERE x.mark <> '='
              ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order LOOP
         out := out || format(E'-- %s %s: implies %s, measured %s: %s\n', microbench.dbms_short(c.dbms), c.workload,
-                             microbench.cc_interval(c.implied, c.implied_low, c.implied_high),
-                             microbench.cc_interval(c.measured, c.measured_low, c.measured_high), c.reason);
+                             microbench.report_cell_interval(microbench.cc_num(c.implied), c.implied_low, c.implied_high),
+                             microbench.report_cell_interval(microbench.cc_num(c.measured), c.measured_low, c.measured_high), c.reason);
     END LOOP;
     -- where the timed runs had hardware counters: what the CPU counted, the same ratio base / other
     FOR c IN SELECT * FROM unnest(cells) x WHERE x.hw_instructions IS NOT NULL
              ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order LOOP
-        out := out || format(E'-- hardware counters: %s %s: instructions %s, cycles %s (%s(%s) / %s(%s) per query of the timed runs)\n',
+        out := out || format(E'-- hardware counters: %s %s: instructions %s, cycles %s (%s / %s per query of the timed runs)\n',
                              microbench.dbms_short(c.dbms), c.workload, microbench.cc_num(c.hw_instructions),
-                             microbench.cc_num(c.hw_cycles), 'counted', base, 'counted', other);
+                             microbench.cc_num(c.hw_cycles), base, other);
     END LOOP;
     RETURN rtrim(out, E'\n');
 END
@@ -305,10 +296,10 @@ AS $$
     SELECT format(E'| | workload | %s(%s) / %s(%s) | s (%s) | implied QPS ratio | measured QPS(%s) / QPS(%s) | |\n|---|---|---|---|---|---|---|\n',
                   count_metric, base, count_metric, other, base, other, base)
            || string_agg(format(E'| %s | %s | %s | %s | %s | %s | %s %s |', microbench.dbms_short(x.dbms), x.workload,
-                                microbench.cc_interval(x.counted, x.counted_low, x.counted_high),
-                                microbench.cc_interval(x.share, x.share_low, x.share_high),
-                                microbench.cc_interval(x.implied, x.implied_low, x.implied_high),
-                                microbench.cc_interval(x.measured, x.measured_low, x.measured_high),
+                                microbench.report_cell_interval(microbench.cc_num(x.counted), x.counted_low, x.counted_high),
+                                microbench.report_cell_interval(microbench.cc_num(x.share), x.share_low, x.share_high),
+                                microbench.report_cell_interval(microbench.cc_num(x.implied), x.implied_low, x.implied_high),
+                                microbench.report_cell_interval(microbench.cc_num(x.measured), x.measured_low, x.measured_high),
                                 x.mark, x.reason),
                          E'\n' ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order)
            || E'\n\n' || format('s: the share of a query''s time %s''s server spent in its user code (user CPU per query over a query''s wall time per client), the code a count covers; implied: 1 / (s / r + 1 - s), what the count ratio r means for QPS if both builds ran their instructions at the same rate; =: count and clock agree (the intervals overlap), >: QPS faster than its instructions, <: slower, ?: no interval to judge by.', base)

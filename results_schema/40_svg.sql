@@ -109,6 +109,19 @@ COMMENT ON FUNCTION microbench.svg_colour(integer, double precision) IS
     'colour #rrggbb of report column i in the SVG chart, optionally mixed with white';
 
 -- A ratio as a tick label: 0.05, 0.8, 1.25, 20.
+-- A standalone SVG document as an element of another, placed y pixels
+-- down (its XML declaration dropped, its own coordinates kept in a nested
+-- svg element), with the width and height it declares.
+CREATE OR REPLACE FUNCTION microbench.svg_nest(doc text, y integer, OUT svg text, OUT width integer,
+                                               OUT height integer)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT regexp_replace(regexp_replace(doc, '^<[?]xml[^>]*>\s*', ''), '^<svg ', format('<svg x="0" y="%s" ', y)),
+           (regexp_match(doc, '<svg[^>]* width="([0-9]+)"'))[1]::integer,
+           (regexp_match(doc, '<svg[^>]* height="([0-9]+)"'))[1]::integer
+$$;
+
 CREATE OR REPLACE FUNCTION microbench.svg_tick(v double precision)
 RETURNS text LANGUAGE sql IMMUTABLE STRICT
 SET search_path = pg_catalog, pg_temp

@@ -39,6 +39,14 @@ BEGIN
 END
 $$;
 
+-- Where ratio v lies along an axis side pixels long, on a log scale from
+-- exp(ln_lo) over span: pixels from the axis's low end.
+CREATE OR REPLACE FUNCTION microbench.cc_px(v double precision, ln_lo double precision, span double precision,
+                                            side integer)
+RETURNS double precision LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT side * (ln(v) - ln_lo) / span $$;
+
 -- The panel's frame: a square plot from (left_x, top_y), side pixels on a
 -- log scale from exp(ln_lo) over span, its ticks and grid on both axes,
 -- the diagonal where count and clock agree, and the axes' names.
@@ -57,8 +65,8 @@ BEGIN
     parts := parts || format('<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s"/>',
                              left_x, top_y, side, side, st.grid_colour);
     FOREACH t IN ARRAY microbench.cc_ticks(exp(ln_lo), exp(ln_lo + span), side) LOOP
-        x := left_x + side * (ln(t) - ln_lo) / span;
-        y := top_y + side - side * (ln(t) - ln_lo) / span;
+        x := left_x + microbench.cc_px(t, ln_lo, span, side);
+        y := top_y + side - microbench.cc_px(t, ln_lo, span, side);
         parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', microbench.svg_num(x), top_y,
                                  microbench.svg_num(x), top_y + side, st.grid_colour)
                        || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>', left_x, microbench.svg_num(y),
@@ -106,6 +114,8 @@ DECLARE
     height   integer;
     agree    integer;
     named    integer := 0;
+    whiskers text[] := '{}';
+    points   text[] := '{}';
 BEGIN
     SELECT least(min(least(x.implied_low, x.measured_low, x.implied, x.measured)), 1),
            greatest(max(greatest(x.implied_high, x.measured_high, x.implied, x.measured)), 1)
@@ -140,48 +150,44 @@ BEGIN
                              microbench.svg_escape('filled: count and clock agree (the intervals overlap); hollow and named:'
                                                    ' they do not; above the diagonal: faster than its count'));
     parts := parts || microbench.cc_frame(ln_lo, span, left_x, top_y, side);
-    -- the cells: whiskers first, points over them
+    -- the cells: their whiskers first, the points drawn over all of them
     FOREACH c IN ARRAY cells LOOP
         colour := microbench.svg_colour(microbench.dbms_order(c.dbms));
-        x := left_x + side * (ln(c.implied) - ln_lo) / span;
-        y := top_y + side - side * (ln(c.measured) - ln_lo) / span;
+        x := left_x + microbench.cc_px(c.implied, ln_lo, span, side);
+        y := top_y + side - microbench.cc_px(c.measured, ln_lo, span, side);
         IF c.implied_low IS NOT NULL THEN
-            parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
-                                     microbench.svg_num(left_x + side * (ln(c.implied_low) - ln_lo) / span),
-                                     microbench.svg_num(y),
-                                     microbench.svg_num(left_x + side * (ln(c.implied_high) - ln_lo) / span),
-                                     microbench.svg_num(y), colour);
+            whiskers := whiskers || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
+                                           microbench.svg_num(left_x + microbench.cc_px(c.implied_low, ln_lo, span, side)),
+                                           microbench.svg_num(y),
+                                           microbench.svg_num(left_x + microbench.cc_px(c.implied_high, ln_lo, span, side)),
+                                           microbench.svg_num(y), colour);
         END IF;
         IF c.measured_low IS NOT NULL THEN
-            parts := parts || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
-                                     microbench.svg_num(x),
-                                     microbench.svg_num(top_y + side - side * (ln(c.measured_low) - ln_lo) / span),
-                                     microbench.svg_num(x),
-                                     microbench.svg_num(top_y + side - side * (ln(c.measured_high) - ln_lo) / span),
-                                     colour);
+            whiskers := whiskers || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
+                                           microbench.svg_num(x),
+                                           microbench.svg_num(top_y + side - microbench.cc_px(c.measured_low, ln_lo, span, side)),
+                                           microbench.svg_num(x),
+                                           microbench.svg_num(top_y + side - microbench.cc_px(c.measured_high, ln_lo, span, side)),
+                                           colour);
         END IF;
-    END LOOP;
-    FOREACH c IN ARRAY cells LOOP
-        colour := microbench.svg_colour(microbench.dbms_order(c.dbms));
-        x := left_x + side * (ln(c.implied) - ln_lo) / span;
-        y := top_y + side - side * (ln(c.measured) - ln_lo) / span;
-        parts := parts || format('<circle class="cell" cx="%s" cy="%s" r="4" fill="%s" stroke="%s" stroke-width="1.5"'
-                                 ' data-dbms="%s" data-workload="%s" data-mark="%s"><title>%s</title></circle>',
-                                 microbench.svg_num(x), microbench.svg_num(y),
-                                 CASE WHEN coalesce(c.consistent, false) THEN colour ELSE '#ffffff' END, colour,
-                                 microbench.svg_escape(c.dbms), microbench.svg_escape(c.workload), microbench.svg_escape(c.mark),
-                                 microbench.svg_escape(format('%s %s: implies %s, measured %s: %s', microbench.dbms_short(c.dbms),
-                                                              c.workload, microbench.cc_interval(c.implied, c.implied_low, c.implied_high),
-                                                              microbench.cc_interval(c.measured, c.measured_low, c.measured_high),
-                                                              c.reason)));
+        points := points || format('<circle class="cell" cx="%s" cy="%s" r="4" fill="%s" stroke="%s" stroke-width="1.5"'
+                                   ' data-dbms="%s" data-workload="%s" data-mark="%s"><title>%s</title></circle>',
+                                   microbench.svg_num(x), microbench.svg_num(y),
+                                   CASE WHEN coalesce(c.consistent, false) THEN colour ELSE '#ffffff' END, colour,
+                                   microbench.svg_escape(c.dbms), microbench.svg_escape(c.workload), microbench.svg_escape(c.mark),
+                                   microbench.svg_escape(format('%s %s: implies %s, measured %s: %s', microbench.dbms_short(c.dbms),
+                                                                c.workload, microbench.report_cell_interval(microbench.cc_num(c.implied), c.implied_low, c.implied_high),
+                                                                microbench.report_cell_interval(microbench.cc_num(c.measured), c.measured_low, c.measured_high),
+                                                                c.reason)));
         IF NOT coalesce(c.consistent, false) THEN
             -- every other name below its point, so that two close points keep both legible
             named := named + 1;
-            parts := parts || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(x + 6),
-                                     microbench.svg_num(CASE WHEN named % 2 = 1 THEN y - 5 ELSE y + 13 END), st.text_colour,
-                                     microbench.svg_escape(microbench.dbms_short(c.dbms) || ' ' || c.workload));
+            points := points || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(x + 6),
+                                       microbench.svg_num(CASE WHEN named % 2 = 1 THEN y - 5 ELSE y + 13 END), st.text_colour,
+                                       microbench.svg_escape(microbench.dbms_short(c.dbms) || ' ' || c.workload));
         END IF;
     END LOOP;
+    parts := parts || whiskers || points;
     height := top_y + side + 48;
     RETURN format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">',
                   width, height, width, height) || E'\n'
@@ -191,15 +197,14 @@ END
 $$;
 
 -- Standalone SVG documents one under the other, as one document: each
--- keeps its own coordinates in a nested svg element.
+-- keeps its own coordinates in a nested svg element (svg_nest()).
 CREATE OR REPLACE FUNCTION microbench.svg_stack(docs text[])
 RETURNS text LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     d      text;
-    w      integer;
-    h      integer;
+    n      record;
     width  integer := 0;
     y      integer := 0;
     inner_ text := '';
@@ -208,12 +213,10 @@ BEGIN
         RETURN '';
     END IF;
     FOREACH d IN ARRAY docs LOOP
-        d := regexp_replace(d, '^<\?xml[^>]*>\s*', '');
-        w := (regexp_match(d, '<svg[^>]* width="(\d+)"'))[1]::integer;
-        h := (regexp_match(d, '<svg[^>]* height="(\d+)"'))[1]::integer;
-        inner_ := inner_ || regexp_replace(d, '^<svg ', format('<svg x="0" y="%s" ', y)) || E'\n';
-        width := greatest(width, w);
-        y := y + h;
+        n := microbench.svg_nest(d, y);
+        inner_ := inner_ || n.svg || E'\n';
+        width := greatest(width, n.width);
+        y := y + n.height;
     END LOOP;
     RETURN '<?xml version="1.0" encoding="UTF-8"?>' || E'\n'
         || format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s">',

@@ -30,6 +30,21 @@ export PGDATABASE=postgres
 
 q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
 
+# same_as_committed MADE COMMITTED NAME: one check that the report made
+# again equals the committed one (or, with MB_SHOWCASE_REWRITE=1, that it
+# was written over it)
+same_as_committed() {
+    if [ "${MB_SHOWCASE_REWRITE:-0}" = 1 ]; then
+        mkdir -p "$(dirname "$2")" && cp "$1" "$2"
+        ok $? "$3 written again"
+    elif cmp -s "$1" "$2"; then
+        ok 0 "$3 made again byte for byte"
+    else
+        ok 1 "$3 made again byte for byte"
+        diff "$2" "$1" | head -20 | sed 's/^/#   /' >&2
+    fi
+}
+
 for name in instructions-rep-once wire-instructions-rep-once; do
     results=$root/docs/results/gcc-vs-clang/$name
     db=showcase_${name//-/_}
@@ -46,15 +61,7 @@ print(m["runs"]["confidence"], m["counted"]["threshold"], m["metric"])' "$result
         q -d "$db" -c "SELECT microbench.bench_report('clang', 'gcc', '${format%%:*}',
                            confidence => $confidence, threshold => $threshold, metric => '$metric')" \
             >"$dir/report.${format##*:}"
-        if [ "${MB_SHOWCASE_REWRITE:-0}" = 1 ]; then
-            cp "$dir/report.${format##*:}" "$results/report.${format##*:}"
-            ok $? "$name: report.${format##*:} written again"
-        elif cmp -s "$dir/report.${format##*:}" "$results/report.${format##*:}"; then
-            ok 0 "$name: report.${format##*:} made again byte for byte"
-        else
-            ok 1 "$name: report.${format##*:} made again byte for byte"
-            diff "$results/report.${format##*:}" "$dir/report.${format##*:}" | head -20 | sed 's/^/#   /' >&2
-        fi
+        same_as_committed "$dir/report.${format##*:}" "$results/report.${format##*:}" "$name: report.${format##*:}"
     done
 done
 
@@ -80,15 +87,7 @@ for format in text:txt markdown:md svg:svg; do
     q -d "$db" -c "SELECT microbench.count_clock_report('clang', ARRAY['gcc'], '${format%%:*}',
                        confidence => $confidence, threshold => $threshold, count_threshold => $count_threshold)" \
         >"$dir/cc.${format##*:}"
-    if [ "${MB_SHOWCASE_REWRITE:-0}" = 1 ]; then
-        mkdir -p "$(dirname "$file")" && cp "$dir/cc.${format##*:}" "$file"
-        ok $? "count-clock: report-count-clock.${format##*:} written again"
-    elif cmp -s "$dir/cc.${format##*:}" "$file"; then
-        ok 0 "count-clock: report-count-clock.${format##*:} made again byte for byte"
-    else
-        ok 1 "count-clock: report-count-clock.${format##*:} made again byte for byte"
-        diff "$file" "$dir/cc.${format##*:}" | head -20 | sed 's/^/#   /' >&2
-    fi
+    same_as_committed "$dir/cc.${format##*:}" "$file" "count-clock: report-count-clock.${format##*:}"
 done
 
 done_testing
