@@ -67,7 +67,7 @@ ok $? "the installed microbench runs (--help)"
 # the whole output first: under pipefail, grep -q leaving at its match
 # would leave the client writing into a closed pipe (SIGPIPE, a failure)
 help=$("$stage/usr/local/bin/microbench" compare --help 2>&1)
-grep -q 'microbench compare build --src DIR' <<<"$help"
+grep -q 'microbench compare build --src \[LABEL=\]DIR' <<<"$help"
 ok $? "the installed microbench compare runs (--help)"
 
 done_testing

@@ -32,7 +32,7 @@ usage(void)
 		   "\n"
 		   "Usage: microbench compare --pg LABEL=PREFIX --pg LABEL=PREFIX [...] --out DIR [options]\n"
 		   "       microbench compare --mariadb LABEL=BINARY --mariadb LABEL=BINARY [...] ...\n"
-		   "       microbench compare build --src DIR --cc CC [--cc CC ...] --prefix-base PATH\n"
+		   "       microbench compare build --src [LABEL=]DIR [...] --cc CC [...] --prefix-base PATH\n"
 		   "\n"
 		   "  --pg LABEL=PREFIX     a Postgres installation (PREFIX/bin/postgres); the first is\n"
 		   "                        the base of the report; the extension is built into one\n"
@@ -91,8 +91,8 @@ usage(void)
 		   "                        manifest.json and logs/ (a new or empty directory)\n"
 		   "  --keep                keep the work directory (pristine data, logs)\n"
 		   "\n"
-		   "build: a Postgres or MariaDB source tree built with each compiler into\n"
-		   "PATH-CC (docs/compare.md).\n"
+		   "build: Postgres or MariaDB source trees built with each compiler, alike, into\n"
+		   "PATH-CC, or PATH-LABEL for labelled trees (a version series; docs/compare.md).\n"
 		   "Exit status: 0 done, 1 a build failed (runs so far kept), 2 bad input (nothing\n"
 		   "written), 128+N stopped by signal N (servers stopped, runs so far kept).\n");
 }

@@ -42,7 +42,7 @@ is "$(find "$stage" -name 'microbench-compare' -o -name 'microbench-mysql' | wc 
 
 # the build script runs from the share directory
 "$installed" compare build --help >"$scratch/build.out" 2>&1
-is "$?:$(grep -c '^Usage: microbench compare build --src DIR' "$scratch/build.out")" "0:1" \
+is "$?:$(grep -c '^Usage: microbench compare build --src \[LABEL=\]DIR' "$scratch/build.out")" "0:1" \
    "compare build --help runs the installed script"
 
 out=$scratch/counted
