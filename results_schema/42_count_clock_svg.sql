@@ -88,6 +88,51 @@ BEGIN
 END
 $$;
 
+-- The names of the cells that disagree, right of their points: taken top
+-- to bottom, each name moved down below any already placed that it would
+-- overlap, with a thin line back to its point when it moved.
+CREATE OR REPLACE FUNCTION microbench.cc_labels(xs double precision[], ys double precision[], names text[])
+RETURNS text[] LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    st       constant microbench.svg_style := microbench.svg_style();
+    line_px  constant double precision := 11;
+    wide_px  constant double precision := 170;   -- about a name's width at 10 pixels
+    placed_x double precision[] := '{}';
+    placed_y double precision[] := '{}';
+    out      text[] := '{}';
+    i        integer;
+    k        integer;
+    ly       double precision;
+    moved    boolean;
+BEGIN
+    FOR i IN SELECT o FROM generate_subscripts(ys, 1) o ORDER BY ys[o], o LOOP
+        ly := ys[i] - 5;
+        LOOP
+            moved := false;
+            FOR k IN 1 .. cardinality(placed_y) LOOP
+                IF abs(placed_y[k] - ly) < line_px AND abs(placed_x[k] - xs[i]) < wide_px THEN
+                    ly := placed_y[k] + line_px;
+                    moved := true;
+                END IF;
+            END LOOP;
+            EXIT WHEN NOT moved;
+        END LOOP;
+        placed_x := placed_x || xs[i];
+        placed_y := placed_y || ly;
+        IF ly - (ys[i] - 5) > 6 THEN
+            out := out || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="0.5"/>',
+                                 microbench.svg_num(xs[i] + 3), microbench.svg_num(ys[i] + 3),
+                                 microbench.svg_num(xs[i] + 6), microbench.svg_num(ly - 3), st.muted_colour);
+        END IF;
+        out := out || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(xs[i] + 6),
+                             microbench.svg_num(ly), st.text_colour, microbench.svg_escape(names[i]));
+    END LOOP;
+    RETURN out;
+END
+$$;
+
 -- One comparison's panel as a standalone SVG document.
 CREATE OR REPLACE FUNCTION microbench.count_clock_svg(base text, other text, cells microbench.count_clock_cell[],
                                                       count_metric text)
@@ -97,7 +142,7 @@ AS $$
 DECLARE
     st       constant microbench.svg_style := microbench.svg_style();
     left_x   constant integer := 80;      -- the plot's left edge
-    top_y    constant integer := 110;     -- the plot's top
+    top_y    integer;                     -- the plot's top, under the legend
     side     constant integer := 420;     -- the plot is a square
     width    constant integer := 720;
     lo       double precision;
@@ -113,17 +158,20 @@ DECLARE
     i        integer;
     height   integer;
     agree    integer;
-    named    integer := 0;
     whiskers text[] := '{}';
     points   text[] := '{}';
+    label_x  double precision[] := '{}';
+    label_y  double precision[] := '{}';
+    names    text[] := '{}';
 BEGIN
-    SELECT least(min(least(x.implied_low, x.measured_low, x.implied, x.measured)), 1),
-           greatest(max(greatest(x.implied_high, x.measured_high, x.implied, x.measured)), 1)
+    -- the frame holds every point and 1; a whisker longer than that is cut
+    -- at the frame (its interval is in the point's title)
+    SELECT least(min(least(x.implied, x.measured)), 1), greatest(max(greatest(x.implied, x.measured)), 1)
     INTO lo, hi
     FROM unnest(cells) x;
-    -- a little room around the farthest whisker, and at least ±2% around 1
-    ln_lo := least(ln(lo), -0.02) - 0.05 * greatest(ln(hi) - ln(lo), 0.04);
-    span := greatest(ln(hi), 0.02) + 0.05 * greatest(ln(hi) - ln(lo), 0.04) - ln_lo;
+    -- a little room around the farthest point, and at least ±2% around 1
+    ln_lo := least(ln(lo), -0.02) - 0.1 * greatest(ln(hi) - ln(lo), 0.04);
+    span := greatest(ln(hi), 0.02) + 0.1 * greatest(ln(hi) - ln(lo), 0.04) - ln_lo;
     SELECT array_agg(d ORDER BY microbench.dbms_order(d)) INTO cols
     FROM (SELECT DISTINCT x.dbms AS d FROM unnest(cells) x) s;
     SELECT count(*) FILTER (WHERE x.consistent) INTO agree FROM unnest(cells) x;
@@ -139,16 +187,18 @@ BEGIN
                              microbench.svg_escape(microbench.svg_fit(format(
                                  's the share of a query''s time in %s''s server user code; %s of %s cells agree',
                                  base, agree, cardinality(cells)), width - 2 * st.margin, 12)));
-    -- the legend: a column's colour
+    -- the legend: a column's colour, a line each
     FOR i IN 1 .. cardinality(cols) LOOP
-        parts := parts || format('<circle cx="%s" cy="74" r="5" fill="%s"/><text x="%s" y="78" font-size="12" fill="%s">%s</text>',
-                                 st.margin + 6 + (i - 1) * 200, microbench.svg_colour(microbench.dbms_order(cols[i])),
-                                 st.margin + 16 + (i - 1) * 200, st.text_colour,
+        parts := parts || format('<circle cx="%s" cy="%s" r="5" fill="%s"/><text x="%s" y="%s" font-size="12" fill="%s">%s</text>',
+                                 st.margin + 6, 58 + 16 * i, microbench.svg_colour(microbench.dbms_order(cols[i])),
+                                 st.margin + 16, 62 + 16 * i, st.text_colour,
                                  microbench.svg_escape(microbench.dbms_legend(cols[i], cols)));
     END LOOP;
-    parts := parts || format('<text x="%s" y="94" font-size="11" fill="%s">%s</text>', st.margin, st.muted_colour,
+    parts := parts || format('<text x="%s" y="%s" font-size="11" fill="%s">%s</text>', st.margin,
+                             78 + 16 * cardinality(cols), st.muted_colour,
                              microbench.svg_escape('filled: count and clock agree (the intervals overlap); hollow and named:'
                                                    ' they do not; above the diagonal: faster than its count'));
+    top_y := 94 + 16 * cardinality(cols);
     parts := parts || microbench.cc_frame(ln_lo, span, left_x, top_y, side);
     -- the cells: their whiskers first, the points drawn over all of them
     FOREACH c IN ARRAY cells LOOP
@@ -157,17 +207,17 @@ BEGIN
         y := top_y + side - microbench.cc_px(c.measured, ln_lo, span, side);
         IF c.implied_low IS NOT NULL THEN
             whiskers := whiskers || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
-                                           microbench.svg_num(left_x + microbench.cc_px(c.implied_low, ln_lo, span, side)),
+                                           microbench.svg_num(left_x + microbench.cc_px(greatest(c.implied_low, exp(ln_lo)), ln_lo, span, side)),
                                            microbench.svg_num(y),
-                                           microbench.svg_num(left_x + microbench.cc_px(c.implied_high, ln_lo, span, side)),
+                                           microbench.svg_num(left_x + microbench.cc_px(least(c.implied_high, exp(ln_lo + span)), ln_lo, span, side)),
                                            microbench.svg_num(y), colour);
         END IF;
         IF c.measured_low IS NOT NULL THEN
             whiskers := whiskers || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" opacity="0.6"/>',
                                            microbench.svg_num(x),
-                                           microbench.svg_num(top_y + side - microbench.cc_px(c.measured_low, ln_lo, span, side)),
+                                           microbench.svg_num(top_y + side - microbench.cc_px(greatest(c.measured_low, exp(ln_lo)), ln_lo, span, side)),
                                            microbench.svg_num(x),
-                                           microbench.svg_num(top_y + side - microbench.cc_px(c.measured_high, ln_lo, span, side)),
+                                           microbench.svg_num(top_y + side - microbench.cc_px(least(c.measured_high, exp(ln_lo + span)), ln_lo, span, side)),
                                            colour);
         END IF;
         points := points || format('<circle class="cell" cx="%s" cy="%s" r="4" fill="%s" stroke="%s" stroke-width="1.5"'
@@ -180,14 +230,12 @@ BEGIN
                                                                 microbench.report_cell_interval(microbench.cc_num(c.measured), c.measured_low, c.measured_high),
                                                                 c.reason)));
         IF NOT coalesce(c.consistent, false) THEN
-            -- every other name below its point, so that two close points keep both legible
-            named := named + 1;
-            points := points || format('<text x="%s" y="%s" font-size="10" fill="%s">%s</text>', microbench.svg_num(x + 6),
-                                       microbench.svg_num(CASE WHEN named % 2 = 1 THEN y - 5 ELSE y + 13 END), st.text_colour,
-                                       microbench.svg_escape(microbench.dbms_short(c.dbms) || ' ' || c.workload));
+            label_x := label_x || x;
+            label_y := label_y || y;
+            names := names || (microbench.dbms_short(c.dbms) || ' ' || c.workload);
         END IF;
     END LOOP;
-    parts := parts || whiskers || points;
+    parts := parts || whiskers || points || microbench.cc_labels(label_x, label_y, names);
     height := top_y + side + 48;
     RETURN format('<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">',
                   width, height, width, height) || E'\n'

@@ -4,8 +4,8 @@
 #
 # docs/results/gcc-vs-clang.md rests on two counted comparisons, in-server
 # and over the wire, whose runs are committed gzip'd beside their reports,
-# and on what the in-server counts imply for the two-hour timed run's QPS
-# (count-clock/, made from both).
+# and on what those counts imply for the QPS of the timed runs that
+# recorded the server's own CPU (count-clock/, made from all of them).
 # Each is loaded into a database of its own on a throwaway cluster with the
 # extension installed, and the results schema's report functions write
 # the three formats again, with the confidence, threshold and metric the
@@ -65,14 +65,24 @@ print(m["runs"]["confidence"], m["counted"]["threshold"], m["metric"])' "$result
     done
 done
 
-# count and clock: the counted runs in-server beside the two-hour timed
-# run's, in one database (Postgres in-server only: the timed MariaDB runs
-# of then did not record their server's CPU, so they have no share)
+# count and clock: the counted runs (in-server and over the wire) beside
+# the timed runs that recorded the server's own CPU, in one database:
+# Postgres in-server from the two-hour run, MariaDB and Postgres over the
+# wire from timed-cpu (the two-hour run's MariaDB runs did not record
+# their server threads' CPU, so they stay out)
 results=$root/docs/results/gcc-vs-clang
 db=showcase_count_clock
 q -c "CREATE DATABASE $db" && q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null
-for name in instructions-rep-once long; do
-    gunzip -c "$results/$name/runs.jsonl.gz" |
+for name in instructions-rep-once wire-instructions-rep-once long:postgres timed-cpu; do
+    only=""
+    case $name in *:*) only=${name#*:} ;; esac
+    gunzip -c "$results/${name%%:*}/runs.jsonl.gz" |
+        python3 -c '
+import json, sys
+only = sys.argv[1]
+for line in sys.stdin:
+    if not only or json.loads(line)["dbms"] == only:
+        sys.stdout.write(line)' "$only" |
         "$root/client/microbench" load - --results-db="host=$PGHOST port=$PGPORT user=$PGUSER dbname=$db" \
         >"$dir/load.out" 2>&1
     ok $? "count-clock: the runs of $name load ($(tail -1 "$dir/load.out"))"

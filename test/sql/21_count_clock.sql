@@ -6,7 +6,7 @@
 -- where the user code is nearly all of a query, waiting where the other's
 -- share moved); the refusals.  Every random draw is seeded.
 BEGIN;
-SELECT plan(24);
+SELECT plan(26);
 SELECT setseed(0.21);
 
 -- a timed run: its QPS and the user CPU of its server's threads (clients 1, 1 s)
@@ -115,6 +115,15 @@ SELECT is((SELECT count(*) FROM regexp_matches((SELECT s FROM rep), '<circle cla
           'svg: a point per cell in each of the two panels');
 SELECT is((SELECT count(*) FROM regexp_matches((SELECT s FROM rep), 'class="diagonal"', 'g')), 2::bigint,
           'svg: the diagonal drawn in each panel');
+-- the names of cells that disagree: two that would overlap, the lower
+-- point's moves down a line, with a thin line back to its point; two
+-- far apart across stay beside their points
+SELECT ok(array_to_string(microbench.cc_labels(ARRAY[100, 100], ARRAY[50, 52], ARRAY['a', 'b']), ' ')
+          ~ '<line [^>]*/> <text x="106\.0" y="56\.0"[^>]*>b</text>$',
+          'svg: of two names that would overlap, the lower moves down a line, a line back to its point');
+SELECT ok(array_to_string(microbench.cc_labels(ARRAY[100, 400], ARRAY[50, 51], ARRAY['a', 'c']), ' ')
+          ~ '^<text x="106\.0" y="45\.0"[^>]*>a</text> <text x="406\.0" y="46\.0"[^>]*>c</text>$',
+          'svg: names far apart across stay beside their points');
 SELECT throws_ok($$SELECT * FROM microbench.count_clock('base', 'other', count_metric => 'qps')$$, '22023', NULL,
                  'count_metric must be a count');
 SELECT throws_ok($$SELECT microbench.count_clock_report('base', ARRAY['other'], 'csv')$$, '22023', NULL,
