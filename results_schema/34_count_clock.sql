@@ -208,6 +208,24 @@ AS $$
     SELECT coalesce(to_char(x, 'FM999990.00'), '-')
 $$;
 
+-- How a column's cells lean together, which no single cell's mark says:
+-- the geometric mean of measured over implied per column, and how many of
+-- its cells measured below what their count implies (cells that each
+-- agree can still, most of them, fall on one side).
+CREATE OR REPLACE FUNCTION microbench.count_clock_lean(cells microbench.count_clock_cell[])
+RETURNS text LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'measured / implied, geometric mean: '
+           || string_agg(format('%s %s (%s of %s cells below 1)', microbench.dbms_short(l.dbms), microbench.cc_num(l.lean),
+                                l.below, l.cells), ', ' ORDER BY microbench.dbms_order(l.dbms))
+    FROM (SELECT x.dbms, exp(avg(ln(x.measured / x.implied))) AS lean,
+                 count(*) FILTER (WHERE x.measured < x.implied) AS below, count(*) AS cells
+          FROM unnest(cells) x
+          WHERE x.measured > 0 AND x.implied > 0
+          GROUP BY x.dbms) l
+$$;
+
 -- One comparison's count and clock as text, in the seed's layout: a block
 -- of rows per group of workloads, four figures a DBMS (count, s, implies,
 -- qps and its mark), the workload last; then the legend, how many cells
@@ -269,7 +287,8 @@ BEGIN
         || (SELECT string_agg(format('%s %s of %s', microbench.dbms_short(d),
                                      (SELECT count(*) FROM unnest(cells) x WHERE x.dbms = d AND x.consistent),
                                      (SELECT count(*) FROM unnest(cells) x WHERE x.dbms = d)), ', ')
-            FROM unnest(cols) d) || E'\n';
+            FROM unnest(cols) d) || E'\n'
+        || '-- ' || microbench.count_clock_lean(cells) || E'\n';
     FOR c IN SELECT * FROM unnest(cells) x WHERE x.mark <> '='
              ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order LOOP
         out := out || format(E'-- %s %s: implies %s, measured %s: %s\n', microbench.dbms_short(c.dbms), c.workload,
@@ -302,7 +321,8 @@ AS $$
                                 microbench.report_cell_interval(microbench.cc_num(x.measured), x.measured_low, x.measured_high),
                                 x.mark, x.reason),
                          E'\n' ORDER BY microbench.dbms_order(x.dbms), x.group_order, x.report_order)
-           || E'\n\n' || format('s: the share of a query''s time %s''s server spent in its user code (user CPU per query over a query''s wall time per client), the code a count covers; implied: 1 / (s / r + 1 - s), what the count ratio r means for QPS if both builds ran their instructions at the same rate; =: count and clock agree (the intervals overlap), >: QPS faster than its instructions, <: slower, ?: no interval to judge by.', base)
+           || E'\n\n' || format('s: the share of a query''s time %s''s server spent in its user code (user CPU per query over a query''s wall time per client), the code a count covers; implied: 1 / (s / r + 1 - s), what the count ratio r means for QPS if both builds ran their instructions at the same rate; =: count and clock agree (the intervals overlap), >: QPS faster than its instructions, <: slower, ?: no interval to judge by. The cells together, %s.', base,
+                                microbench.count_clock_lean(cells))
     FROM unnest(cells) x
 $$;
 

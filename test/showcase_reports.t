@@ -2,8 +2,9 @@
 # test/showcase_reports.t — the showcase's counted reports made again from
 # its committed runs, byte for byte (TAP).
 #
-# docs/results/gcc-vs-clang.md rests on two counted comparisons, in-server
-# and over the wire, whose runs are committed gzip'd beside their reports,
+# docs/results/gcc-vs-clang.md rests on counted comparisons (in-server,
+# over the wire, and eight in-server cells with the caches simulated),
+# whose runs are committed gzip'd beside their reports,
 # and on what those counts imply for the QPS of the timed runs that
 # recorded the server's own CPU (count-clock/, made from all of them).
 # Each is loaded into a database of its own on a throwaway cluster with the
@@ -45,7 +46,7 @@ same_as_committed() {
     fi
 }
 
-for name in instructions-rep-once wire-instructions-rep-once; do
+for name in instructions-rep-once wire-instructions-rep-once cache-sim-pg; do
     results=$root/docs/results/gcc-vs-clang/$name
     db=showcase_${name//-/_}
     q -c "CREATE DATABASE $db" && q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null

@@ -6,7 +6,7 @@
 -- where the user code is nearly all of a query, waiting where the other's
 -- share moved); the refusals.  Every random draw is seeded.
 BEGIN;
-SELECT plan(26);
+SELECT plan(28);
 SELECT setseed(0.21);
 
 -- a timed run: its QPS and the user CPU of its server's threads (clients 1, 1 s)
@@ -107,6 +107,16 @@ SELECT matches((SELECT t FROM rep), E'-- consistent: pg 1 of 4, ma 1 of 1\n',
                'text: how many cells agree per column');
 SELECT matches((SELECT t FROM rep), E'-- pg update-index: implies 1\\.00 \\[[0-9.]+, [0-9.]+\\], measured (9\\.9[0-9]|10\\.0[0-9]) \\[[0-9.]+, [0-9.]+\\]: faster than its instructions: less waiting',
                'text: a line for each cell that does not agree, with its intervals and reason');
+-- how the cells lean together: measured over implied, the geometric mean
+-- per column, figured here from count_clock()'s own rows
+SELECT is(substring((SELECT t FROM rep) from E'\n-- measured / implied, geometric mean: pg ([0-9.]+) \\(\\d of 4 cells below 1\\), ma'),
+          (SELECT to_char(exp(avg(ln(measured / implied))), 'FM990.00')
+           FROM microbench.count_clock('base', 'other') WHERE dbms = 'postgres'),
+          'text: how each column''s cells lean together, measured over implied');
+SELECT is(substring((SELECT m FROM rep) from 'The cells together, measured / implied, geometric mean: pg [0-9.]+ \((\d) of 4 cells below 1\)'),
+          (SELECT count(*)::text FROM microbench.count_clock('base', 'other')
+           WHERE dbms = 'postgres' AND measured < implied),
+          'markdown: how many of a column''s cells measured below what their count implies');
 SELECT matches((SELECT t FROM rep), 'from estimated cycles',
                'text: estimated cycles too, where the counted runs have them');
 SELECT is((SELECT count(*) FROM regexp_matches((SELECT m FROM rep), E'\n\\| (pg|ma) \\| ', 'g')), 10::bigint,
