@@ -3,7 +3,7 @@
 # its committed runs, byte for byte (TAP).
 #
 # docs/results/gcc-vs-clang.md rests on counted comparisons (in-server,
-# over the wire, and eight in-server cells with the caches simulated),
+# over the wire, and eight cells of each with the caches simulated),
 # whose runs are committed gzip'd beside their reports,
 # and on what those counts imply for the QPS of the timed runs that
 # recorded the server's own CPU (count-clock/, made from all of them).
@@ -46,7 +46,7 @@ same_as_committed() {
     fi
 }
 
-for name in instructions-rep-once wire-instructions-rep-once cache-sim-pg; do
+for name in instructions-rep-once wire-instructions-rep-once cache-sim-pg cache-sim-ma-wire; do
     results=$root/docs/results/gcc-vs-clang/$name
     db=showcase_${name//-/_}
     q -c "CREATE DATABASE $db" && q -d "$db" -c "CREATE EXTENSION microbench" >/dev/null
