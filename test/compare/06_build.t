@@ -43,6 +43,11 @@ build_refused 'a label is letters, digits and' "a label with a slash" \
 build_refused 'is a MySQL tree' "a MySQL tree second in a series" \
     --src 15="$scratch/maria" --src 17="$scratch/mysql" --cc gcc --prefix-base "$scratch/pfx"
 
+mkdir -p "$scratch/debtree/src/backend" "$scratch/debtree/debian/patches"
+printf '#!/bin/sh\nexit 1\n' >"$scratch/debtree/configure" && chmod +x "$scratch/debtree/configure"
+build_refused "is Debian's patched tree" "Debian's patched Postgres tree second in a series, before any build" \
+    --src 15="$scratch/maria" --src 17="$scratch/debtree" --cc gcc --prefix-base "$scratch/pfx"
+
 # a Postgres tree whose configure fails at once: the refusal names the
 # build's own directory, PATH-LABEL for a labelled tree and one compiler,
 # PATH-LABEL-CC for several compilers, PATH-CC for an unlabelled tree
